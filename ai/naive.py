@@ -1,0 +1,85 @@
+"""The naive baseline: walk toward the nearest enemy along the shortest path, basic attack.
+
+Kept as the yardstick for the tactical policy (`skirmish sim --policy SIDE=naive`) and as the
+simplest correct player of any encounter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ai.policy import Choice
+from engine.actions import EndTurn, Move, UsePower
+from engine.content.schema import Power
+from engine.decisions import AutoDecider, Question
+from engine.encounter import Encounter
+from engine.grid import cheapest_path, distance
+from engine.state import Combatant
+
+Square = tuple[int, int]
+
+
+def basic_powers(c: Combatant) -> list[Power]:
+    basics = [p for p in c.powers if p.basic and p.attack is not None]
+    if not basics:  # no power marked basic: any at-will attack will do
+        basics = [p for p in c.powers if p.usage == "at-will" and p.attack is not None
+                  and p.kind in ("melee", "ranged")]
+    return basics
+
+
+class NaivePolicy:
+    name = "naive"
+
+    def __init__(self) -> None:
+        self._auto = AutoDecider()
+
+    def answer(self, enc: Encounter, question: Question) -> Any:
+        return self._auto.answer(question)
+
+    def next_action(self, enc: Encounter) -> Choice:
+        c = enc.current
+        assert c is not None
+        attack = self._attack(enc, c)
+        if attack is not None:
+            return Choice(attack)
+        if enc.can_spend("move") and not enc.battle.has(c, "prone"):
+            move = self._approach(enc, c)
+            if move is not None:
+                return Choice(move)
+        if enc.battle.has(c, "prone") and enc.can_spend("move"):
+            from engine.actions import StandUp
+
+            return Choice(StandUp())
+        return Choice(EndTurn())
+
+    def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
+        for power, reason in enc.usable_powers():
+            if reason is not None or power not in basic_powers(c):
+                continue
+            targets = enc.targets(power.id)
+            if not targets:
+                continue
+            nearest = min(targets, key=lambda t: (self._dist(enc, c, t), t))
+            return UsePower(power.id, (nearest,))
+        return None
+
+    @staticmethod
+    def _dist(enc: Encounter, c: Combatant, tid: str) -> int:
+        b = enc.battle
+        return distance(b.squares(c), b.squares(b[tid]))
+
+    def _approach(self, enc: Encounter, c: Combatant) -> Move | None:
+        b = enc.battle
+        enemies = sorted(b.enemies_of(c), key=lambda e: (self._dist(enc, c, e.id), e.id))
+        reach = enc.reachable("walk")
+        if not reach or not enemies:
+            return None
+        occ = b.occupancy()
+        for enemy in enemies[:3]:
+            goal = min(reach, key=lambda sq: (distance(b.squares(enemy), ((sq),)), reach[sq], sq))
+            if distance(b.squares(enemy), (goal,)) >= self._dist(enc, c, enemy.id):
+                continue
+            found = cheapest_path(b.map, c.pos, goal, c.id, c.side, c.size, occ)
+            if found is not None:
+                return Move(tuple(found[0]), "walk")
+        return None

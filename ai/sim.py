@@ -1,0 +1,250 @@
+"""The headless simulator: whole encounters played by policies on every side, many times.
+
+Run i uses seed S + i, so `--runs 1 --seed S+i` reproduces run i whatever `--jobs` was, and
+each run can write its combat log as JSON Lines (`run-NNNN-seed-S.jsonl`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ai.naive import NaivePolicy
+from ai.policy import Policy
+from engine.actions import EndTurn, Impossible
+from engine.content.loader import LoadedEncounter, load_encounter
+from engine.decisions import Question
+from engine.dice import ScriptedDice, SeededDice
+from engine.encounter import Encounter
+
+MAX_ACTIONS_PER_TURN = 24
+
+
+def make_policy(name: str) -> Policy:
+    if name == "naive":
+        return NaivePolicy()
+    if name == "tactical":
+        try:
+            from ai.tactical import TacticalPolicy
+        except ImportError:  # the tactical policy arrives with its own module
+            return NaivePolicy()
+        return TacticalPolicy()
+    raise ValueError(f"unknown policy {name!r} (tactical or naive)")
+
+
+@dataclass
+class RunResult:
+    index: int
+    seed: int
+    winner: str | None
+    reason: str
+    rounds: int
+    policies: dict[str, str]
+    damage_dealt: dict[str, int] = field(default_factory=dict)
+    damage_taken: dict[str, int] = field(default_factory=dict)
+    drops: dict[str, int] = field(default_factory=dict)
+    decision_ms: list[float] = field(default_factory=list)
+    illegal: list[str] = field(default_factory=list)
+    ms: float = 0.0
+
+
+class _SideDecider:
+    """Routes the engine's questions to the policy playing the asking creature's side."""
+
+    def __init__(self, policies: dict[str, Policy], holder: list[Encounter]) -> None:
+        self.policies = policies
+        self.holder = holder
+
+    def answer(self, question: Question) -> Any:
+        enc = self.holder[0]
+        side = enc.battle[question.who].side
+        return self.policies[side].answer(enc, question)
+
+
+def play(
+    loaded: LoadedEncounter,
+    seed: int,
+    policy_names: dict[str, str],
+    *,
+    ruleset: str | None = None,
+    dice_prefix: list[int] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+    index: int = 0,
+) -> tuple[Encounter, RunResult]:
+    """Play one fight to its end with the named policy on each side."""
+    t0 = time.perf_counter()
+    sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
+    policies = {s: make_policy(policy_names.get(s, "tactical")) for s in sides}
+    holder: list[Encounter] = []
+    decider = _SideDecider(policies, holder)
+    dice = ScriptedDice(dice_prefix, fallback=SeededDice(seed)) if dice_prefix else None
+    enc = Encounter.create(loaded, seed=seed, dice=dice, deciders=lambda _cid: decider,
+                           control={s: "ai" for s in sides}, ruleset=ruleset)
+    holder.append(enc)
+    result = RunResult(index, seed, None, "", 0, {s: policies[s].name for s in sides})
+    emitted = 0
+
+    def flush() -> None:
+        nonlocal emitted
+        if on_event is not None:
+            for ev in enc.log[emitted:]:
+                on_event(ev.to_json())
+        emitted = len(enc.log)
+
+    enc.start()
+    flush()
+    while not enc.over:
+        c = enc.current
+        assert c is not None
+        turn_mark = enc.battle.turn_counter
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            if enc.over or enc.current is None or enc.battle.turn_counter != turn_mark:
+                break
+            choice = policies[c.side].next_action(enc)
+            if choice.decision is not None:
+                result.decision_ms.append(choice.decision.ms)
+            try:
+                enc.apply(choice.action, choice.decision)
+            except Impossible as exc:
+                result.illegal.append(f"{c.id}: {choice.action!r}: {exc.reason}")
+                enc.apply(EndTurn())
+            flush()
+        else:
+            if not enc.over and enc.current is c:
+                enc.apply(EndTurn())
+                flush()
+    flush()
+    b = enc.battle
+    result.winner, result.reason, result.rounds = b.winner, b.end_reason or "", b.round
+    for c in b.combatants.values():
+        result.damage_dealt[c.id] = c.damage_dealt
+        result.damage_taken[c.id] = c.damage_taken
+        result.drops[c.id] = c.drops
+    result.ms = (time.perf_counter() - t0) * 1000
+    return enc, result
+
+
+# --- many runs ---------------------------------------------------------------------------
+_LOADED: dict[tuple[str, str | None], LoadedEncounter] = {}
+
+
+def _loaded(source: str, ruleset: str | None) -> LoadedEncounter:
+    key = (source, ruleset)
+    if key not in _LOADED:
+        _LOADED[key] = load_encounter(source, ruleset)
+    return _LOADED[key]
+
+
+@dataclass(frozen=True)
+class Job:
+    source: str
+    index: int
+    seed: int
+    policies: dict[str, str]
+    ruleset: str | None
+    log_dir: str | None
+    dice: tuple[int, ...] | None = None
+
+
+def run_job(job: Job) -> RunResult:
+    loaded = _loaded(job.source, job.ruleset)
+    lines: list[str] = []
+    sink = (lambda ev: lines.append(json.dumps(ev))) if job.log_dir else None
+    _, result = play(loaded, job.seed, job.policies, ruleset=job.ruleset,
+                     dice_prefix=list(job.dice) if job.dice else None, on_event=sink,
+                     index=job.index)
+    if job.log_dir:
+        path = Path(job.log_dir) / f"run-{job.index:04d}-seed-{job.seed}.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return result
+
+
+def run_many(jobs: list[Job], workers: int, progress: Callable[[int], None] | None = None
+             ) -> list[RunResult]:
+    results: list[RunResult] = []
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            results.append(run_job(job))
+            if progress:
+                progress(len(results))
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for r in pool.map(run_job, jobs, chunksize=max(1, len(jobs) // (workers * 8))):
+            results.append(r)
+            if progress:
+                progress(len(results))
+    return sorted(results, key=lambda r: r.index)
+
+
+def default_jobs() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+# --- summary -----------------------------------------------------------------------------
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for k successes in n."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))
+    return s[k]
+
+
+def summarize(results: list[RunResult], sides: Iterable[str], elapsed: float) -> dict[str, Any]:
+    runs = len(results)
+    wins: dict[str, int] = {s: 0 for s in sides}
+    wins["draw"] = 0
+    by_policy: dict[str, int] = {}
+    for r in results:
+        if r.winner is None:
+            wins["draw"] += 1
+        else:
+            wins[r.winner] = wins.get(r.winner, 0) + 1
+            pol = r.policies.get(r.winner, "?")
+            by_policy[pol] = by_policy.get(pol, 0) + 1
+    rounds = [r.rounds for r in results]
+    ms = [m for r in results for m in r.decision_ms]
+    creatures = sorted({cid for r in results for cid in r.damage_dealt})
+    out: dict[str, Any] = {
+        "runs": runs,
+        "wins": wins,
+        "win_rate": {s: (wins[s] / runs if runs else 0.0) for s in wins},
+        "win_ci95": {s: list(wilson(wins[s], runs)) for s in wins},
+        "mean_rounds": statistics.fmean(rounds) if rounds else 0.0,
+        "stdev_rounds": statistics.pstdev(rounds) if rounds else 0.0,
+        "decisions": len(ms),
+        "decision_ms": {"p50": percentile(ms, 0.5), "p95": percentile(ms, 0.95),
+                        "max": max(ms, default=0.0)},
+        "fight_ms": {"p50": percentile([r.ms for r in results], 0.5)},
+        "elapsed_s": elapsed,
+        "illegal_actions": sum(len(r.illegal) for r in results),
+        "creatures": {
+            cid: {
+                "damage_dealt": statistics.fmean(r.damage_dealt.get(cid, 0) for r in results),
+                "damage_taken": statistics.fmean(r.damage_taken.get(cid, 0) for r in results),
+                "drop_rate": sum(1 for r in results if r.drops.get(cid, 0)) / runs,
+            }
+            for cid in creatures
+        } if runs else {},
+    }
+    if len({tuple(sorted(r.policies.items())) for r in results}) > 1 or by_policy:
+        out["wins_by_policy"] = by_policy
+    return out

@@ -1,0 +1,124 @@
+"""What a creature can do on its turn, as immutable values, and the refusal of an illegal one.
+
+The TUI, the AI and tests build these and hand them to `Encounter.apply`; a save file stores
+them (with `to_json`/`from_json`) so that a fight can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+Square = tuple[int, int]
+
+
+class Impossible(Exception):
+    """An action the rules don't allow now; nothing changed. `reason` is for a person."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    name: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.name}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Walk or run along `path` (start square first), or shift one square (F-TRN-1, S-11)."""
+
+    name: ClassVar[str] = "move"
+    path: tuple[Square, ...]
+    mode: str = "walk"
+
+
+@dataclass(frozen=True, slots=True)
+class UsePower(Action):
+    """Use a power on creatures (`targets`), an area (`origin`), or unseen squares (`squares`)."""
+
+    name: ClassVar[str] = "power"
+    power: str
+    targets: tuple[str, ...] = ()
+    origin: Square | None = None
+    squares: tuple[Square, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SecondWind(Action):
+    name: ClassVar[str] = "second_wind"
+
+
+@dataclass(frozen=True, slots=True)
+class StandUp(Action):
+    name: ClassVar[str] = "stand_up"
+
+
+@dataclass(frozen=True, slots=True)
+class Sustain(Action):
+    name: ClassVar[str] = "sustain"
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpendActionPoint(Action):
+    name: ClassVar[str] = "action_point"
+
+
+@dataclass(frozen=True, slots=True)
+class Delay(Action):
+    name: ClassVar[str] = "delay"
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Action):
+    """Ready `power` against the first enemy that enters a square within its reach/range."""
+
+    name: ClassVar[str] = "ready"
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    name: ClassVar[str] = "end_turn"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.name: cls
+    for cls in (Move, UsePower, SecondWind, StandUp, Sustain, SpendActionPoint, Delay, Ready,
+                EndTurn)
+}
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    """Rebuild an action stored by `Action.to_json` (raises ValueError on a foreign record)."""
+    kind = data.get("action")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown action {kind!r}")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if f.name in ("path", "squares"):
+            value = tuple(tuple(v) for v in value)
+        elif f.name == "targets":
+            value = tuple(value)
+        elif f.name == "origin" and value is not None:
+            value = tuple(value)
+        kwargs[f.name] = value
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"bad {kind} action: {exc}") from None

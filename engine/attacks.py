@@ -1,0 +1,238 @@
+"""One attack roll's numbers: every modifier with its source, the defense, and the odds.
+
+`setup` gathers what F-ATK-1/2 and F-MOD-1..12 add to the d20 (base attack bonus, combat
+advantage, cover, concealment, conditions, effects) and the defense it is compared with. The
+same setup serves the roll (`engine.powers`) and the expectations the AI and the UI show
+(`preview`), so what a player is told before attacking is what the engine then does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.battle import Battle
+from engine.content.schema import DamageSpec, Power, Weapon
+from engine.dice import DiceExpr
+from engine.events import Mod
+from engine.grid import adjacent, concealment, cover
+from engine.state import Combatant
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSetup:
+    modifiers: tuple[Mod, ...]
+    defense: int
+    combat_advantage: bool
+    flanking: bool
+    cover: str
+    concealment: str
+    crit_low: int
+    coup_de_grace: bool
+
+    @property
+    def bonus(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPreview:
+    """What a player sees before confirming, and what the AI scores."""
+
+    hit: float
+    """Chance to hit, critical hits included."""
+    crit: float
+    expected_damage: float
+    setup: AttackSetup
+    damage: str
+
+
+def can_see(battle: Battle, viewer: Combatant, target: Combatant) -> bool:
+    """F-MOD-8, F-MOD-11: blinded viewers and invisible targets aren't seen."""
+    if battle.flag(viewer, "cant_see") or battle.has(target, "invisible"):
+        return False
+    return concealment(battle.map, battle.squares(viewer), battle.squares(target)) != "total"
+
+
+def flanking(battle: Battle, attacker: Combatant, target: Combatant) -> bool:
+    """Attacker and an ally on opposite sides of the target, both adjacent to it, the ally able
+    to take opportunity attacks (F-MOD-1, flanking)."""
+    t_sq = battle.squares(target)
+    if not adjacent(battle.squares(attacker), t_sq) or not battle.can_react(attacker):
+        return False
+    a_side = _side(attacker, target)
+    want = (-a_side[0], -a_side[1])
+    for ally in battle.allies_of(attacker):
+        if not ally.standing or not battle.can_react(ally) or battle.flag(ally, "cant_see"):
+            continue
+        if adjacent(battle.squares(ally), t_sq) and _side(ally, target) == want:
+            return True
+    return False
+
+
+def _side(c: Combatant, target: Combatant) -> tuple[int, int]:
+    """Which side of the target's space `c` stands on: -1, 0 or +1 on each axis."""
+    tx, ty = target.pos
+    n = target.size
+    cx0, cy0 = c.pos
+    cx1, cy1 = cx0 + c.size - 1, cy0 + c.size - 1
+    sx = -1 if cx1 < tx else (1 if cx0 >= tx + n else 0)
+    sy = -1 if cy1 < ty else (1 if cy0 >= ty + n else 0)
+    return sx, sy
+
+
+def setup(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    origin: tuple[Square, ...] | None = None,
+    *,
+    all_targets: tuple[str, ...] = (),
+) -> AttackSetup:
+    assert power.attack is not None
+    kind = power.kind
+    a_sq = battle.squares(attacker)
+    t_sq = battle.squares(target)
+    src_sq = origin if origin is not None and kind in ("close", "area") else a_sq
+    mods = list(battle.ruleset.attack_modifiers(attacker, power, weapon))
+
+    seen = can_see(battle, attacker, target)
+    if battle.has(target, "invisible") or battle.flag(attacker, "cant_see"):
+        conceal = "total"
+    else:
+        conceal = concealment(battle.map, a_sq, t_sq)
+
+    ca = False
+    flank = False
+    if seen:  # F-MOD-1: only against a target the attacker can see
+        if battle.flag(target, "grants_ca") or battle.effect_flag(target, "grants_ca"):
+            ca = True
+        elif battle.has(target, "prone") and kind == "melee" and adjacent(a_sq, t_sq):
+            ca = True
+        elif battle.has(attacker, "invisible") and not can_see(battle, target, attacker):
+            ca = True  # F-MOD-11
+        elif kind in ("melee", "ranged") and flanking(battle, attacker, target):
+            ca = flank = True
+    if ca:
+        mods.append(Mod("combat_advantage", 2))
+
+    if kind == "ranged":
+        blockers = battle.occupancy().enemy_squares(attacker.side, exclude=(target.id,))
+        cov = cover(battle.map, src_sq, t_sq, blockers=blockers)
+    else:  # F-MOD-5/6: terrain only against melee, close and area attacks
+        cov = cover(battle.map, src_sq, t_sq, count_creatures=False)
+    if cov == "cover":
+        mods.append(Mod("cover", -2))
+    elif cov == "superior":
+        mods.append(Mod("cover", -5))
+
+    if kind in ("melee", "ranged"):  # F-MOD-9
+        if conceal == "concealment":
+            mods.append(Mod("concealment", -2))
+        elif conceal == "total":
+            mods.append(Mod("concealment", -5))
+
+    conds = battle.conditions(attacker)
+    if "prone" in conds:
+        mods.append(Mod("prone", -2))
+    if "restrained" in conds:
+        mods.append(Mod("restrained", -2))
+    if "marked" in conds:
+        markers = {e.source for e in battle.effects.values()
+                   if e.target == attacker.id and "marked" in e.conditions}
+        if not markers & set(all_targets or (target.id,)):
+            mods.append(Mod("marked", -2))
+    for e in battle.effects.values():
+        if e.target == attacker.id:
+            for stat, value in e.modifiers:
+                if stat == "attack" and value:
+                    mods.append(Mod(e.name, value))
+
+    defense = defense_value(battle, target, power.attack.vs, attacker, kind)
+    crit_low = power.crit_range or (weapon.crit_range if weapon else 20)
+    cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
+    return AttackSetup(tuple(mods), defense, ca, flank, cov if cov != "blocked" else "superior",
+                       conceal, crit_low, cdg)
+
+
+def defense_value(
+    battle: Battle, target: Combatant, vs: str, attacker: Combatant | None, kind: str
+) -> int:
+    """The defense with every temporary change: effects, prone, unconscious (F-DEF-6)."""
+    value = battle.ruleset.defense(target, vs, flat_footed=battle.has(target, "flat_footed"))
+    value += battle.modifier(target, vs)
+    conds = battle.conditions(target)
+    if "unconscious" in conds:
+        value -= 5
+    if "prone" in conds and kind == "ranged" and attacker is not None:
+        if not adjacent(battle.squares(attacker), battle.squares(target)):
+            value += 2
+    return value
+
+
+def damage_expr(
+    battle: Battle, attacker: Combatant, spec: DamageSpec, weapon: Weapon | None
+) -> DiceExpr:
+    """F-DMG-1: dice (n[W]) + ability modifier + enhancement + bonuses, as one expression."""
+    wdice = DiceExpr.parse(weapon.dice) if weapon is not None else None
+    expr = DiceExpr.parse(spec.dice, wdice)
+    const = spec.bonus + battle.modifier(attacker, "damage")
+    if spec.ability is not None:
+        const += attacker.creature.abilities.mod(spec.ability)
+    if weapon is not None and "[W]" in spec.dice.upper():
+        const += weapon.enhancement
+    return expr.with_constant(const)
+
+
+def outcome_odds(s: AttackSetup) -> tuple[float, float]:
+    """(chance of a hit of any kind, chance of a critical hit) for one d20."""
+    need = s.defense - s.bonus
+    hit = crit = 0
+    for nat in range(2, 21):
+        reaches = nat >= need
+        if nat >= s.crit_low and reaches:
+            crit += 1
+        elif nat == 20 or reaches:
+            hit += 1
+            if s.coup_de_grace and reaches:
+                crit, hit = crit + 1, hit - 1
+    return (hit + crit) / 20, crit / 20
+
+
+def preview(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    power: Power,
+    origin: tuple[Square, ...] | None = None,
+) -> AttackPreview | None:
+    """Odds and expected damage of `power` against `target` (None if it makes no attack)."""
+    if power.attack is None:
+        return None
+    weapon = attacker.weapon_for(power)
+    s = setup(battle, attacker, target, power, weapon, origin)
+    p_hit, p_crit = outcome_odds(s)
+    expected = 0.0
+    text = ""
+    if power.hit is not None and power.hit.damage is not None:
+        expr = damage_expr(battle, attacker, power.hit.damage, weapon)
+        text = str(expr)
+        crit_dmg = expr.max() if battle.ruleset.maximize_crit_damage else expr.mean() * 2
+        if weapon is not None and weapon.crit_dice:
+            crit_dmg += DiceExpr.parse(weapon.crit_dice).mean()
+        expected = (p_hit - p_crit) * expr.mean() + p_crit * crit_dmg
+        if power.miss is not None and power.miss.half_damage and not target.creature.minion:
+            expected += (1 - p_hit) * (expr.mean() / 2)
+        if battle.has(attacker, "weakened"):
+            expected /= 2
+        if battle.has(target, "insubstantial"):
+            expected /= 2
+        types = power.hit.damage.types
+        if types and all(t in target.creature.resist for t in types):
+            expected = max(0.0, expected - p_hit * min(target.creature.resist[t] for t in types))
+        expected += p_hit * sum(target.creature.vulnerable.get(t, 0) for t in types)
+    return AttackPreview(p_hit, p_crit, expected, s, text)
+

@@ -1,0 +1,206 @@
+"""YAML to plain Python that remembers where every value came from.
+
+`yaml.safe_load` forgets positions and silently keeps the last of two duplicate keys, so a
+content error could only say "somewhere in this file". Here the node tree is composed with
+the pure-Python SafeLoader (the C loader cannot hand back nodes) and walked by hand: each
+path (a tuple of keys and list indices) gets the line and column of its value and of its
+key, duplicate keys are errors, and block scalars (the map's `grid: |`) record the line their
+text starts on so a map error at grid row r maps back to a file line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from engine.content.errors import ContentError, ContentErrors, Path_, field_path
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+# PyYAML resolves a bare "=" to this tag but SafeLoader cannot construct it; in content
+# it is only ever meant as text (a map symbol).
+_VALUE_TAG = "tag:yaml.org,2002:value"
+_MAX_DEPTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A 1-based line and column in a source file."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class YamlDoc:
+    """A parsed file: its plain data, and the position of every value and key in it."""
+
+    file: str
+    text: str
+    data: Any
+    values: dict[Path_, Mark] = field(default_factory=dict)
+    keys: dict[Path_, Mark] = field(default_factory=dict)
+    blocks: dict[Path_, int] = field(default_factory=dict)
+    """Path of a block scalar (`|` or `>`) -> the line its first text row is on."""
+    containers: frozenset[Path_] = frozenset()
+    """Paths whose value is a mapping or a list."""
+
+    def line(self, path: Path_) -> int | None:
+        """The line of the value at `path`, or of the nearest enclosing value that exists.
+
+        A mapping or list under a key is reported at its key (`combatants:`), not at its
+        first item, which is where its value starts.
+        """
+        for end in range(len(path), -1, -1):
+            sub = tuple(path[:end])
+            mark = self.values.get(sub)
+            if mark is not None:
+                key = self.keys.get(sub)
+                return key.line if key is not None and sub in self.containers else mark.line
+        return None
+
+    def key_line(self, path: Path_) -> int | None:
+        """The line of the key naming `path` (where an unknown key is written)."""
+        mark = self.keys.get(tuple(path))
+        return mark.line if mark is not None else self.line(path)
+
+    def text_line(self, path: Path_, row: int) -> int | None:
+        """The file line of 1-based text row `row` of the string at `path`."""
+        start = self.blocks.get(tuple(path))
+        if start is None:
+            return self.line(path)
+        return start + row - 1
+
+    def error(self, path: Path_, message: str, *, at_key: bool = False) -> ContentError:
+        line = self.key_line(path) if at_key else self.line(path)
+        return ContentError(self.file, line, field_path(path) or "(file)", message)
+
+
+def parse_yaml(text: str, file: str) -> YamlDoc:
+    """Parse one YAML document; raise `ContentErrors` for syntax errors and duplicate keys."""
+    loader = yaml.SafeLoader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            raise ContentErrors([_syntax_error(exc, file)]) from None
+        except yaml.reader.ReaderError as exc:
+            line = text[: max(exc.position, 0)].count("\n") + 1
+            raise ContentErrors([ContentError(file, line, "yaml", str(exc.reason))]) from None
+        except yaml.YAMLError as exc:
+            raise ContentErrors([ContentError(file, None, "yaml", str(exc))]) from None
+        walker = _Walker(loader, file)
+        data = None if node is None else walker.walk(node, (), 0, weak=False)
+        if walker.errors:
+            raise ContentErrors(walker.errors)
+        containers = frozenset(walker.containers)
+        return YamlDoc(file, text, data, walker.values, walker.keys, walker.blocks, containers)
+    finally:
+        loader.dispose()
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ContentError:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark is not None else None
+    problem = exc.problem or exc.context or "unreadable YAML"
+    message = f"YAML syntax error: {problem}"
+    if mark is not None:
+        message += f" (column {mark.column + 1})"
+    ctx = exc.context_mark
+    if exc.context and exc.problem and ctx is not None and mark is not None:
+        # "while parsing a block mapping ... at line 3" says where the broken part began.
+        message += f", {exc.context} at line {ctx.line + 1}" if ctx.line != mark.line else ""
+    return ContentError(file, line, "yaml", message)
+
+
+def _mark(node: Node) -> Mark:
+    return Mark(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Walker:
+    """Turns composed nodes into plain data while recording positions."""
+
+    def __init__(self, loader: yaml.SafeLoader, file: str) -> None:
+        self.loader = loader
+        self.file = file
+        self.values: dict[Path_, Mark] = {}
+        self.keys: dict[Path_, Mark] = {}
+        self.blocks: dict[Path_, int] = {}
+        self.containers: set[Path_] = set()
+        self.errors: list[ContentError] = []
+
+    def record(self, table: dict[Path_, Any], path: Path_, value: Any, weak: bool) -> None:
+        # Values pulled in through a `<<` merge never override what the mapping itself says.
+        if weak:
+            table.setdefault(path, value)
+        else:
+            table[path] = value
+
+    def fail(self, node: Node, path: Path_, message: str) -> None:
+        self.errors.append(
+            ContentError(self.file, node.start_mark.line + 1, field_path(path) or "(file)", message)
+        )
+
+    def walk(self, node: Node, path: Path_, depth: int, weak: bool) -> Any:
+        self.record(self.values, path, _mark(node), weak)
+        if depth > _MAX_DEPTH:
+            self.fail(node, path, "nested too deeply (a recursive YAML alias?)")
+            return None
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path, weak)
+        if isinstance(node, SequenceNode | MappingNode):
+            self.containers.add(path)
+        if isinstance(node, SequenceNode):
+            return [
+                self.walk(item, (*path, i), depth + 1, weak) for i, item in enumerate(node.value)
+            ]
+        if isinstance(node, MappingNode):
+            return self.mapping(node, path, depth, weak)
+        self.fail(node, path, f"unsupported YAML node {type(node).__name__}")
+        return None
+
+    def scalar(self, node: ScalarNode, path: Path_, weak: bool) -> Any:
+        if node.style in ("|", ">"):
+            # The node starts at the indicator; its text starts on the next line.
+            self.record(self.blocks, path, node.start_mark.line + 2, weak)
+        if node.tag == _VALUE_TAG:
+            return node.value
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            self.fail(node, path, f"cannot read this value: {exc.problem}")
+            return None
+
+    def mapping(self, node: MappingNode, path: Path_, depth: int, weak: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        seen: dict[str, int] = {}
+        merges: list[Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                merges.append(value_node)
+                continue
+            if not isinstance(key_node, ScalarNode):
+                self.fail(key_node, path, "a key must be plain text, not a list or mapping")
+                continue
+            # Keys are kept as written: `~`, `=`, `on` or `1` as a key mean that text.
+            key: str = key_node.value
+            sub = (*path, key)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                self.fail(key_node, sub, f"duplicate key {key!r} (first at line {seen[key]})")
+                continue
+            seen[key] = line
+            self.record(self.keys, sub, _mark(key_node), weak)
+            out[key] = self.walk(value_node, sub, depth + 1, weak)
+        for merge in merges:
+            sources = merge.value if isinstance(merge, SequenceNode) else [merge]
+            for source in sources:
+                if not isinstance(source, MappingNode):
+                    self.fail(source, path, "`<<` merges only mappings")
+                    continue
+                merged = self.mapping(source, path, depth + 1, weak=True)
+                for key, value in merged.items():
+                    out.setdefault(key, value)
+        return out

@@ -1,0 +1,462 @@
+"""The engine's public face: build a fight from loaded content, ask what is legal, apply actions.
+
+    enc = Encounter.create(load_encounter("default"), seed=7)
+    enc.start()
+    while not enc.over:
+        events = enc.apply(some_policy(enc))   # or raises Impossible(reason): nothing changed
+
+Every action is recorded with the dice faces and answers it used (`records`), which is all a
+save needs: `Encounter.replay(...)` rebuilds the same state from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import (
+    Action,
+    Delay,
+    EndTurn,
+    Impossible,
+    Move,
+    Ready,
+    SecondWind,
+    SpendActionPoint,
+    StandUp,
+    Sustain,
+    UsePower,
+)
+from engine.attacks import AttackPreview, preview
+from engine.battle import Battle
+from engine.content.loader import LoadedEncounter
+from engine.content.schema import Modifier, Power
+from engine.decisions import Decider
+from engine.dice import DiceSource, SeededDice
+from engine.effects import add_effect, remove_condition, sustainable
+from engine.events import ActionSpent, Decision, EncounterStart, Logged
+from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
+from engine.hp import spend_surge
+from engine.movement import budget, check_move, perform_move, provoke_for_act
+from engine.powers import area_squares, in_area, provoking_kind, resolve, resolve_targets
+from engine.powers import targets_for as _targets_for
+from engine.powers import usable as _usable
+from engine.rulesets import get_ruleset
+from engine.state import Combatant
+from engine.turns import begin, check_end, decide_surprise, delay, end_turn, roll_initiative
+
+Square = tuple[int, int]
+SCHEMA = 1
+SECOND_WIND = [Modifier(stat="defenses", value=2)]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One applied action with the dice faces and answers it used (replays it exactly)."""
+
+    action: Action | None
+    """None for the start of the encounter (surprise and initiative rolls)."""
+    faces: tuple[int, ...]
+    answers: tuple[Any, ...]
+    decision: Decision | None = None
+
+
+class Encounter:
+    def __init__(self, loaded: LoadedEncounter, battle: Battle, seed: int | None,
+                 ruleset: str) -> None:
+        self.loaded = loaded
+        self.battle = battle
+        self.seed = seed
+        self.ruleset_name = ruleset
+        self.records: list[Record] = []
+        self.started = False
+
+    # --- construction ---------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        loaded: LoadedEncounter,
+        *,
+        seed: int | None = 0,
+        dice: DiceSource | None = None,
+        deciders: Callable[[str], Decider] | None = None,
+        control: dict[str, str] | None = None,
+        ruleset: str | None = None,
+    ) -> Encounter:
+        """`control` maps a side or a creature id to "player" or "ai" (command line wins)."""
+        spec = loaded.spec
+        rs_name = ruleset or spec.ruleset
+        rs = get_ruleset(rs_name)
+        control = control or {}
+        combatants = []
+        for cd in spec.combatants:
+            cr = loaded.creatures[cd.creature]
+            side_ctl = spec.sides[cd.side].control if cd.side in spec.sides else "ai"
+            ctl = control.get(cd.id) or control.get(cd.side) or cd.control or side_ctl
+            powers = tuple(loaded.powers[p] for p in cr.powers)
+            pc = cr.kind == "pc"
+            combatants.append(
+                Combatant(
+                    id=cd.id,
+                    name=cd.name or cr.name,
+                    side=cd.side,
+                    creature=cr,
+                    powers=powers,
+                    control=ctl,
+                    pos=(cd.pos[0], cd.pos[1]),
+                    max_hp=cr.hp,
+                    hp=cr.hp,
+                    surges=cr.healing_surges,
+                    action_points=cr.action_points if cr.action_points is not None else int(pc),
+                    surprised=bool(cd.surprised),
+                )
+            )
+        source = dice if dice is not None else SeededDice(seed if seed is not None else 0)
+        battle = Battle(loaded.bmap, combatants, rs, source, deciders, spec.round_limit)
+        return cls(loaded, battle, seed, rs_name)
+
+    def start(self, decision: Decision | None = None) -> list[Logged]:
+        """Log the start, decide surprise, roll initiative and begin the first turn."""
+        if self.started:
+            raise Impossible("the encounter has already started")
+        b = self.battle
+        mark = len(b.log)
+        b.answers = []
+        b.emit(self._start_event())
+        decide_surprise(b, self.loaded.spec.surprise)
+        roll_initiative(b)
+        begin(b)
+        self.started = True
+        self.records.append(Record(None, tuple(b.dice.take()), tuple(b.answers)))
+        return b.log[mark:]
+
+    def _start_event(self) -> EncounterStart:
+        b = self.battle
+        spec = self.loaded.spec
+        combatants = []
+        for c in b.combatants.values():
+            combatants.append({
+                "id": c.id, "name": c.name, "side": c.side, "pc": c.pc, "control": c.control,
+                "level": c.level, "max_hp": c.max_hp, "hp": c.hp, "speed": c.creature.speed,
+                "pos": list(c.pos), "size": c.size, "reach": c.reach,
+                "defenses": {d: b.ruleset.defense(c, d) for d in ("ac", "fortitude", "reflex",
+                                                                   "will")},
+                "surprised": c.surprised or self._stated_surprised(c),
+                "role": c.creature.role, "creature": c.creature.id,
+            })
+        terrain = {k: [list(s) for s in v] for k, v in b.map.terrain_squares().items()}
+        return EncounterStart(
+            SCHEMA, self.loaded.source, self.loaded.content_hash, self.ruleset_name, self.seed,
+            {"name": spec.map.name, "width": b.map.width, "height": b.map.height,
+             "terrain": terrain},
+            tuple(combatants),
+        )
+
+    def _stated_surprised(self, c: Combatant) -> bool:
+        s = self.loaded.spec.surprise
+        return bool(s and s.mode == "stated" and (c.id in s.surprised or c.side in s.surprised))
+
+    # --- state ------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.battle.over
+
+    @property
+    def current(self) -> Combatant | None:
+        cid = self.battle.current
+        return self.battle[cid] if cid else None
+
+    @property
+    def log(self) -> list[Logged]:
+        return self.battle.log
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.battle.snapshot()
+
+    # --- what is legal ------------------------------------------------------------------
+    def can_spend(self, kind: str) -> bool:
+        """F-TRN-1/4 and dazed: is an action of `kind` still available this turn?"""
+        b = self.battle
+        c = self.current
+        if c is None or kind not in ("standard", "move", "minor"):
+            return False
+        spent = dict(b.spent)
+        spent[kind] += 1
+        total = sum(spent.values())
+        if (b.surprise_round or b.has(c, "dazed")) and total > 1:
+            return False
+        slots = 1 + b.extra_standard
+        return (spent["standard"] <= slots and spent["standard"] + spent["move"] <= slots + 1
+                and total <= slots + 2)
+
+    def usable_powers(self) -> list[tuple[Power, str | None]]:
+        """Each power of the current creature with the reason it can't be used now, if any."""
+        c = self.current
+        if c is None:
+            return []
+        out = []
+        for p in c.powers:
+            reason = _usable(self.battle, c, p)
+            if reason is None and p.action in ("standard", "move", "minor") and not self.can_spend(
+                    p.action):
+                reason = f"no {p.action} action left"
+            out.append((p, reason))
+        return out
+
+    def targets(self, power_id: str) -> list[str]:
+        c = self._need_current()
+        return _targets_for(self.battle, c, self._power(c, power_id))
+
+    def area_origins(self, power_id: str) -> list[Square]:
+        """Legal origin squares of a blast or an area burst (empty for other powers)."""
+        c = self._need_current()
+        p = self._power(c, power_id)
+        b = self.battle
+        if p.kind == "close" and p.blast is not None:
+            return blast_origins(b.map, c.pos, c.size, p.blast)
+        if p.kind == "area" and p.range is not None:
+            mine = b.squares(c)
+            return [sq for sq in b.map.squares()
+                    if distance(mine, (sq,)) <= p.range and not b.map.blocks_sight(sq)
+                    and line_of_effect(b.map, mine, (sq,))]
+        return []
+
+    def area(self, power_id: str, origin: Square | None) -> tuple[frozenset[Square], list[str]]:
+        """The squares and the creatures an area or close power would affect from `origin`."""
+        c = self._need_current()
+        p = self._power(c, power_id)
+        squares = area_squares(self.battle, c, p, origin)
+        return squares, in_area(self.battle, c, p, squares)
+
+    def preview(self, power_id: str, target_id: str, origin: Square | None = None
+                ) -> AttackPreview | None:
+        c = self._need_current()
+        p = self._power(c, power_id)
+        org = (origin,) if origin is not None and p.kind == "area" else None
+        return preview(self.battle, c, self.battle[target_id], p, org)
+
+    def reachable(self, mode: str = "walk") -> dict[Square, int]:
+        """End squares the current creature may move to with `mode`, and their cost."""
+        c = self._need_current()
+        b = self.battle
+        if b.flag(c, "cant_move") or (mode != "shift" and b.has(c, "prone")):
+            return {}
+        occ = b.occupancy()
+        rmap = reachable(b.map, c.pos, budget(b, c, mode), c.id, c.side, c.size, occ)
+        return {sq: rmap[sq][0] for sq in end_squares(rmap, c.id, occ, c.size) if sq != c.pos}
+
+    def validate(self, action: Action) -> str | None:
+        """Why `action` is illegal now, or None (nothing changes either way)."""
+        try:
+            self._check(action)
+        except Impossible as exc:
+            return exc.reason
+        return None
+
+    # --- doing ------------------------------------------------------------------------
+    def apply(self, action: Action, decision: Decision | None = None) -> list[Logged]:
+        """Apply `action` for the current creature; Impossible (nothing changed) if illegal."""
+        plan = self._check(action)
+        b = self.battle
+        mark = len(b.log)
+        b.answers = []
+        if decision is not None:
+            b.emit(decision)
+        actor = b.current
+        self._perform(action, plan)
+        if not b.over:
+            check_end(b)
+        if not b.over and actor is not None and b.current == actor and not b.can_act(b[actor]):
+            end_turn(b, b[actor])  # it dropped or was stunned mid-turn: its turn is over
+        self.records.append(Record(action, tuple(b.dice.take()), tuple(b.answers), decision))
+        return b.log[mark:]
+
+    def _need_current(self) -> Combatant:
+        c = self.current
+        if c is None:
+            raise Impossible("the encounter is over" if self.over else "no creature's turn")
+        return c
+
+    @staticmethod
+    def _power(c: Combatant, power_id: str) -> Power:
+        p = c.power(power_id)
+        if p is None:
+            known = ", ".join(x.id for x in c.powers) or "none"
+            raise Impossible(f"{c.name} has no power {power_id!r} (has: {known})")
+        return p
+
+    def _spend_check(self, kind: str, what: str) -> None:
+        if not self.can_spend(kind):
+            raise Impossible(f"no {kind} action left for {what} this turn")
+
+    def _check(self, action: Action) -> Any:
+        if not self.started:
+            raise Impossible("the encounter has not started")
+        c = self._need_current()
+        b = self.battle
+        if isinstance(action, EndTurn):
+            return None
+        if isinstance(action, Move):
+            self._spend_check("move", action.mode)
+            if action.mode == "shift" and b.moved_this_turn and self.ruleset_name != "ffd20":
+                raise Impossible("a 5-foot step is only allowed in a turn with no other movement")
+            return check_move(b, c, action)
+        if isinstance(action, UsePower):
+            p = self._power(c, action.power)
+            reason = _usable(b, c, p)
+            if reason:
+                raise Impossible(reason)
+            if p.action in ("standard", "move", "minor"):
+                self._spend_check(p.action, p.name)
+            return resolve_targets(b, c, p, action)
+        if isinstance(action, SecondWind):
+            if c.second_wind_used:
+                raise Impossible("second wind is once per encounter")
+            if not (c.pc if c.creature.second_wind is None else c.creature.second_wind):
+                raise Impossible(f"{c.name} has no second wind")
+            if c.surges <= 0:
+                raise Impossible(f"{c.name} has no healing surge left")
+            self._spend_check("standard", "second wind")
+            return None
+        if isinstance(action, StandUp):
+            if not b.has(c, "prone"):
+                raise Impossible(f"{c.name} is not prone")
+            self._spend_check("move", "standing up")
+            return None
+        if isinstance(action, Sustain):
+            eff = next((e for e in sustainable(b, c) if e.id == action.effect), None)
+            if eff is None:
+                raise Impossible(f"no effect {action.effect!r} to sustain this turn")
+            kind = eff.duration.removeprefix("sustain_")
+            self._spend_check(kind, f"sustaining {eff.name}")
+            return eff
+        if isinstance(action, SpendActionPoint):
+            if b.surprise_round:
+                raise Impossible("no action points in the surprise round (F-TRN-4)")
+            if c.action_points <= 0 or c.action_point_used:
+                raise Impossible(f"{c.name} has no action point to spend this encounter")
+            return None
+        if isinstance(action, Delay):
+            if any(b.spent.values()) or b.moved_this_turn:
+                raise Impossible("delay only before taking any action this turn")
+            return None
+        if isinstance(action, Ready):
+            p = self._power(c, action.power)
+            if p.kind not in ("melee", "ranged") or _usable(b, c, p):
+                raise Impossible(f"{p.name} can't be readied (a usable melee or ranged power)")
+            self._spend_check("standard", "readying")
+            return p
+        raise Impossible(f"unknown action {action!r}")
+
+    def _spend(self, c: Combatant, kind: str, name: str) -> None:
+        b = self.battle
+        b.spent[kind] += 1
+        c.acted = True
+        b.emit(ActionSpent(c.id, kind, name))
+
+    def _perform(self, action: Action, plan: Any) -> None:
+        b = self.battle
+        c = self._need_current()
+        if isinstance(action, EndTurn):
+            end_turn(b, c)
+        elif isinstance(action, Move):
+            self._spend(c, "move", action.mode)
+            b.moved_this_turn = True
+            perform_move(b, c, action, plan)
+        elif isinstance(action, UsePower):
+            p = self._power(c, action.power)
+            kind = p.action if p.action != "immediate" else "standard"
+            self._spend(c, kind, p.id)
+            if p.usage != "at-will":
+                c.used_powers.add(p.id)
+            if provoking_kind(p):
+                provoke_for_act(b, c)
+            if c.standing:
+                resolve(b, c, p, action, plan)
+        elif isinstance(action, SecondWind):
+            self._spend(c, "standard", "second_wind")
+            c.second_wind_used = True
+            spend_surge(b, c, 0, c.id)
+            from engine.content.schema import EffectSpec
+
+            add_effect(b, EffectSpec(name="second wind", duration="start_of_next_turn",
+                                     modifiers=SECOND_WIND), c, c, "second wind")
+        elif isinstance(action, StandUp):
+            self._spend(c, "move", "stand_up")
+            remove_condition(b, c, "prone", "stood_up")
+        elif isinstance(action, Sustain):
+            kind = plan.duration.removeprefix("sustain_")
+            self._spend(c, kind, "sustain")
+            plan.sustained_turn = c.turns_started
+        elif isinstance(action, SpendActionPoint):
+            c.action_points -= 1
+            c.action_point_used = True
+            b.extra_standard += 1
+            b.emit(ActionSpent(c.id, "free", "action_point"))
+        elif isinstance(action, Delay):
+            b.emit(ActionSpent(c.id, "free", "delay"))
+            delay(b, c)
+        elif isinstance(action, Ready):
+            self._spend(c, "standard", "ready")
+            c.readied = plan.id
+            end_turn(b, c)
+
+    # --- replay -------------------------------------------------------------------------
+    @classmethod
+    def replay(
+        cls,
+        loaded: LoadedEncounter,
+        records: Sequence[Record],
+        *,
+        seed: int | None,
+        ruleset: str | None = None,
+        control: dict[str, str] | None = None,
+        deciders: Callable[[str], Decider] | None = None,
+        live: DiceSource | None = None,
+    ) -> Encounter:
+        """Rebuild a fight from its records: each action gets exactly the faces and answers
+        it had. New actions afterwards roll from `live` (default: the seeded source, advanced
+        past the replayed rolls so that redoing an undone action gives the same dice)."""
+        faces = [f for r in records for f in r.faces]
+        source = ReplayDice(faces, live if live is not None else SeededDice(seed or 0),
+                            advance_live=live is None)
+        enc = cls.create(loaded, seed=seed, dice=source, deciders=deciders, control=control,
+                         ruleset=ruleset)
+        b = enc.battle
+        for rec in records:
+            b.scripted_answers = list(rec.answers)
+            if rec.action is None:
+                enc.start()
+            else:
+                enc.apply(rec.action, rec.decision)
+        b.scripted_answers = None
+        enc.records = list(records)
+        return enc
+
+
+class ReplayDice:
+    """Recorded faces first, then a live source. With `advance_live`, the live (seeded) source
+    rolls alongside the recorded faces, so that after the replay it stands exactly where the
+    original fight's stream stood (undo, then redo the same action: the same dice)."""
+
+    def __init__(self, faces: Sequence[int], live: DiceSource, *, advance_live: bool) -> None:
+        self._faces = list(faces)
+        self._i = 0
+        self._live = live
+        self._advance = advance_live
+
+    @property
+    def remaining(self) -> int:
+        return len(self._faces) - self._i
+
+    def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
+        if self._i < len(self._faces):
+            face = self._faces[self._i]
+            self._i += 1
+            if self._advance:
+                self._live.roll(sides, purpose, who)
+            if not 1 <= face <= sides:
+                raise ValueError(f"recorded face {face} is not a d{sides} face ({purpose})")
+            return face
+        return self._live.roll(sides, purpose, who)

@@ -1,0 +1,299 @@
+"""Typed, immutable events: what the engine reports after each action.
+
+Each event class mirrors one line type of the combat log (../shared/log-schema.md); its field
+names are the log's field names, so `Logged.to_json()` is a plain conversion, not a mapping
+table that could drift. The UI renders these, the AI reads them, the save replays the actions
+that produced them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Mod:
+    """One number added to a roll or to damage, with where it came from."""
+
+    source: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: ClassVar[str] = "event"
+
+    def payload(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mod):
+        return {"source": value.source, "value": value.value}
+    if isinstance(value, Event):
+        return value.payload()
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterStart(Event):
+    type: ClassVar[str] = "encounter_start"
+    schema: int
+    encounter: str
+    content_hash: str
+    ruleset: str
+    seed: int | None
+    map: dict[str, Any]
+    combatants: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Check(Event):
+    """A skill check outside an attack (Stealth and Perception deciding surprise)."""
+
+    type: ClassVar[str] = "check"
+    id: str
+    skill: str
+    natural: int
+    modifier: int
+    total: int
+    against: int | None = None
+    success: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Initiative(Event):
+    type: ClassVar[str] = "initiative"
+    id: str
+    natural: int
+    modifier: int
+    total: int
+    rolloff: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeOrder(Event):
+    type: ClassVar[str] = "initiative_order"
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStart(Event):
+    type: ClassVar[str] = "round_start"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStart(Event):
+    type: ClassVar[str] = "turn_start"
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnd(Event):
+    type: ClassVar[str] = "turn_end"
+    id: str
+    delayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpent(Event):
+    type: ClassVar[str] = "action"
+    id: str
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    type: ClassVar[str] = "move"
+    id: str
+    mode: str
+    path: tuple[Square, ...]
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class Provoke(Event):
+    type: ClassVar[str] = "provoke"
+    mover: str
+    by: str
+    at: Square
+    taken: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Event):
+    type: ClassVar[str] = "attack"
+    attacker: str
+    target: str
+    power: str
+    kind: str
+    vs: str
+    natural: int
+    modifiers: tuple[Mod, ...]
+    total: int
+    defense: int | None
+    outcome: str
+    wrong_square: bool
+    opportunity: bool
+    combat_advantage: bool
+    cover: str
+    concealment: str
+    flanking: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CritExtra:
+    dice: str
+    rolls: tuple[int, ...]
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Damage(Event):
+    type: ClassVar[str] = "damage"
+    target: str
+    source: str | None
+    power: str | None
+    cause: str
+    dice: str
+    rolls: tuple[int, ...]
+    crit_extra: dict[str, Any] | None
+    rolled: int
+    types: tuple[str, ...]
+    adjustments: tuple[Mod, ...]
+    amount: int
+    hp_before: int
+    hp_after: int
+    temp_hp_after: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Heal(Event):
+    type: ClassVar[str] = "heal"
+    target: str
+    source: str | None
+    amount: int
+    hp_before: int
+    hp_after: int
+    surge: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TempHp(Event):
+    type: ClassVar[str] = "temp_hp"
+    target: str
+    amount: int
+    temp_hp: int
+
+
+@dataclass(frozen=True, slots=True)
+class EffectStart(Event):
+    type: ClassVar[str] = "effect_start"
+    effect: str
+    target: str
+    source: str | None
+    name: str
+    duration: str
+    owner: str | None
+    parts: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectEnd(Event):
+    type: ClassVar[str] = "effect_end"
+    effect: str
+    target: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Save(Event):
+    type: ClassVar[str] = "save"
+    id: str
+    effect: str
+    when: str
+    natural: int
+    modifiers: tuple[Mod, ...]
+    total: int
+    success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeathSave(Event):
+    type: ClassVar[str] = "death_save"
+    id: str
+    natural: int
+    total: int
+    result: str
+    failures: int
+
+
+@dataclass(frozen=True, slots=True)
+class StateChange(Event):
+    type: ClassVar[str] = "state"
+    id: str
+    state: str
+    hp: int
+
+
+@dataclass(frozen=True, slots=True)
+class PowerRecharge(Event):
+    type: ClassVar[str] = "recharge"
+    id: str
+    power: str
+    natural: int
+    needed: int
+    recharged: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision(Event):
+    type: ClassVar[str] = "decision"
+    id: str
+    policy: str
+    summary: str
+    candidates: tuple[dict[str, Any], ...]
+    ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Event):
+    """Something a person should read that no other event says (a power used with no roll)."""
+
+    type: ClassVar[str] = "note"
+    id: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterEnd(Event):
+    type: ClassVar[str] = "encounter_end"
+    winner: str | None
+    rounds: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """An event as the log holds it: its place in the log and the round it happened in."""
+
+    seq: int
+    round: int
+    event: Event
+
+    @property
+    def type(self) -> str:
+        return self.event.type
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seq": self.seq, "type": self.event.type, "round": self.round}
+        out.update(self.event.payload())
+        return out

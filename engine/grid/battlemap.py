@@ -1,0 +1,185 @@
+"""The battle map: terrain of every square, plus the movement graph and per-map caches.
+
+A `BattleMap` is immutable once built. Everything derived from terrain alone (the networkx
+movement graph, flat lookup arrays for the line tests, memoized cover and threat results) is
+computed at most once per map and kept on it, because the engine and the AI ask the same
+geometric questions thousands of times per encounter. Creatures are never stored here: they
+are passed into each query (see `occupancy`), so a map can be shared by many game states.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+from engine.grid.terrain import (
+    COVER_BLOCKING,
+    MOVE_BLOCKING,
+    SIGHT_BLOCKING,
+    Cell,
+    MapError,
+    Obscured,
+    Square,
+    Terrain,
+    parse_grid,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+# Codes in `BattleMap._line_code`: what a square does to a line traced through its interior.
+LINE_CLEAR = 0
+LINE_COVER = 1  # low obstacle: blocks the line for cover only (F-MOD-3)
+LINE_WALL = 2  # wall or pillar: blocks sight, effect and cover
+
+# Memo tables are dropped wholesale past this size so that long simulations on big maps
+# cannot grow them without bound; a refill costs only recomputation.
+MEMO_LIMIT = 200_000
+
+
+class BattleMap:
+    """Terrain of a rectangular grid. Build with `from_ascii`; treat as read-only.
+
+    `graph` is the networkx movement graph (see `engine.grid.movement`): one node per square
+    that does not block movement, with node attribute `cost` (1, or 2 when difficult), and
+    edges to the 8 neighbours except diagonals that would cut a movement-blocking corner.
+    The cost lives on the node, not the edge, because the cost of a step is the cost of
+    *entering* its destination, which an undirected edge cannot express.
+    """
+
+    __slots__ = (
+        "_entry_cost",
+        "_graph",
+        "_level_memo",
+        "_line_code",
+        "_line_memo",
+        "_move_block",
+        "_nbrs",
+        "_threat_memo",
+        "cells",
+        "height",
+        "name",
+        "width",
+    )
+
+    def __init__(self, width: int, height: int, cells: Sequence[Cell], name: str = "") -> None:
+        if width <= 0 or height <= 0 or len(cells) != width * height:
+            raise MapError(f"a {width}x{height} map needs {width * height} cells, got {len(cells)}")
+        self.name = name
+        self.width = width
+        self.height = height
+        self.cells: tuple[Cell, ...] = tuple(cells)
+        # Flat row-major arrays: the hot loops of the line code index these instead of hashing
+        # tuples. The line codes carry a one-square border of wall, so that the map edge is
+        # solid for the wall-seam rule (`lines.wall_seams`): index (y + 1) * (width + 2) + x + 1.
+        pad = width + 2
+        codes = bytearray([LINE_WALL]) * (pad * (height + 2))
+        for i, c in enumerate(self.cells):
+            code = (
+                LINE_WALL
+                if c.terrain in SIGHT_BLOCKING
+                else LINE_COVER
+                if c.terrain in COVER_BLOCKING
+                else LINE_CLEAR
+            )
+            codes[(i // width + 1) * pad + i % width + 1] = code
+        self._line_code = codes
+        self._move_block = bytearray(1 if c.terrain in MOVE_BLOCKING else 0 for c in self.cells)
+        self._entry_cost: dict[Square, int] = {
+            (i % width, i // width): 2 if c.difficult else 1
+            for i, c in enumerate(self.cells)
+            if not self._move_block[i]
+        }
+        self._graph: nx.Graph | None = None
+        # The graph's adjacency as sorted tuples, derived from `graph` by `movement.adjacency`.
+        self._nbrs: dict[Square, tuple[Square, ...]] | None = None
+        # Terrain-only line masks per (from square, to square), and terrain-only cover level
+        # per (attacker squares, target squares): see `engine.grid.sight`.
+        self._line_memo: dict[tuple[Square, Square], tuple[int, int]] = {}
+        self._level_memo: dict[tuple[tuple[Square, ...], tuple[Square, ...]], int] = {}
+        self._threat_memo: dict[tuple[Square, int, int], frozenset[Square]] = {}
+
+    @classmethod
+    def from_ascii(
+        cls, rows: str | list[str], legend: dict[str, Cell] | None = None, name: str = ""
+    ) -> BattleMap:
+        """Parse a drawing (see `engine.grid.terrain` for the legend); `legend` extends it."""
+        width, height, cells = parse_grid(rows, legend)
+        return cls(width, height, cells, name)
+
+    def __repr__(self) -> str:
+        return f"BattleMap({self.name!r}, {self.width}x{self.height})"
+
+    def in_bounds(self, sq: Square) -> bool:
+        x, y = sq
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def cell(self, sq: Square) -> Cell:
+        """The cell at `sq`; raises IndexError off the map."""
+        x, y = sq
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise IndexError(f"square {sq} is off the {self.width}x{self.height} map")
+        return self.cells[y * self.width + x]
+
+    def blocks_movement(self, sq: Square) -> bool:
+        """Wall, pillar, obstacle, pit, or off the map."""
+        x, y = sq
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return True
+        return bool(self._move_block[y * self.width + x])
+
+    def blocks_sight(self, sq: Square) -> bool:
+        """Wall or pillar (or off the map): the only terrain that stops sight and effect."""
+        x, y = sq
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return True
+        return self._line_code[(y + 1) * (self.width + 2) + x + 1] == LINE_WALL
+
+    def entry_cost(self, sq: Square) -> int | None:
+        """Squares of movement to enter `sq` (1 or 2), or None if it cannot be entered."""
+        return self._entry_cost.get(sq)
+
+    def squares(self) -> list[Square]:
+        """Every square, row by row."""
+        return [(x, y) for y in range(self.height) for x in range(self.width)]
+
+    def terrain_squares(self) -> dict[str, list[Square]]:
+        """Terrain kind -> its squares, only kinds present (for the log's `encounter_start`)."""
+        out: dict[str, list[Square]] = {}
+        for i, c in enumerate(self.cells):
+            sq = (i % self.width, i // self.width)
+            if c.terrain is not Terrain.FLOOR:
+                out.setdefault(c.terrain.value, []).append(sq)
+            if c.difficult:
+                out.setdefault("difficult", []).append(sq)
+            if c.obscured is not Obscured.NONE:
+                out.setdefault(c.obscured.value, []).append(sq)
+        return out
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The movement graph, built on first use and then kept (read-only for callers)."""
+        if self._graph is None:
+            self._graph = _build_graph(self)
+        return self._graph
+
+
+def _build_graph(bmap: BattleMap) -> nx.Graph:
+    g = nx.Graph(name=bmap.name)
+    cost = bmap._entry_cost
+    g.add_nodes_from((sq, {"cost": c}) for sq, c in cost.items())
+    edges: list[tuple[Square, Square]] = []
+    for x, y in cost:
+        # Each undirected edge once: right, down, and the two downward diagonals.
+        if (x + 1, y) in cost:
+            edges.append(((x, y), (x + 1, y)))
+        if (x, y + 1) in cost:
+            edges.append(((x, y), (x, y + 1)))
+        # A diagonal step may not cut the corner of a square that blocks movement.
+        if (x + 1, y + 1) in cost and (x + 1, y) in cost and (x, y + 1) in cost:
+            edges.append(((x, y), (x + 1, y + 1)))
+        if (x - 1, y + 1) in cost and (x - 1, y) in cost and (x, y + 1) in cost:
+            edges.append(((x, y), (x - 1, y + 1)))
+    g.add_edges_from(edges)
+    return g

@@ -1,0 +1,129 @@
+"""Hit points: damage with its adjustments, healing, temporary hit points, and the states
+that follow (F-DMG-1..5, S-10, X-HP-1..3).
+
+Every change of hit points goes through `deal_damage` or `heal`, which emit the `damage` /
+`heal` event and a `state` event whenever the hit point state changes, so the log always
+balances (`hp_after == hp_before - amount`).
+"""
+
+from __future__ import annotations
+
+from engine.battle import Battle
+from engine.events import Damage, Heal, Mod, StateChange, TempHp
+from engine.state import Combatant
+
+
+def adjust(
+    battle: Battle,
+    target: Combatant,
+    rolled: int,
+    types: tuple[str, ...],
+    *,
+    halve: list[str],
+    minimum: int = 0,
+) -> list[Mod]:
+    """Adjustments to `rolled` in the order the rules apply them: halving, then resistance,
+    then vulnerability, then a minimum, then temporary hit points soak the rest."""
+    mods: list[Mod] = []
+    running = rolled
+    for source in halve:  # weakened attacker, insubstantial target, half damage on a miss
+        cut = running - running // 2
+        if cut:
+            mods.append(Mod(source, -cut))
+            running -= cut
+    cr = target.creature
+    if types:  # F-DMG-3: resist only if it resists every type, and then the lowest
+        resists = [cr.resist.get(t, 0) for t in types]
+        if all(resists) and running > 0:
+            cut = min(min(resists), running)
+            mods.append(Mod("resist", -cut))
+            running -= cut
+        vuln = sum(cr.vulnerable.get(t, 0) for t in types)  # F-DMG-4
+        if vuln:
+            mods.append(Mod("vulnerable", vuln))
+            running += vuln
+    if minimum and running < minimum:  # 4srd S-5, d20srd D-7
+        mods.append(Mod("minimum", minimum - running))
+        running = minimum
+    if target.temp_hp and running > 0:  # X-HP-3: temporary hit points go first
+        soak = min(target.temp_hp, running)
+        mods.append(Mod("temporary_hp", -soak))
+    return mods
+
+
+def deal_damage(
+    battle: Battle,
+    target: Combatant,
+    *,
+    source: Combatant | None,
+    power: str | None,
+    cause: str,
+    dice: str,
+    rolls: tuple[int, ...],
+    rolled: int,
+    types: tuple[str, ...],
+    adjustments: list[Mod],
+    crit_extra: dict[str, object] | None = None,
+) -> int:
+    amount = max(0, rolled + sum(m.value for m in adjustments))
+    soaked = -sum(m.value for m in adjustments if m.source == "temporary_hp")
+    if soaked:
+        target.temp_hp -= soaked
+    before = target.hp
+    target.hp = before - amount
+    target.damage_taken += amount
+    if source is not None and source.side != target.side:
+        source.damage_dealt += amount
+    battle.emit(
+        Damage(
+            target.id, source.id if source else None, power, cause, dice, rolls, crit_extra,
+            rolled, types, tuple(adjustments), amount, before, target.hp, target.temp_hp,
+        )
+    )
+    update_state(battle, target)
+    return amount
+
+
+def heal(battle: Battle, target: Combatant, amount: int, source: str | None, surge: bool) -> None:
+    """X-HP-3: healing below 0 starts from 0; never above maximum."""
+    before = target.hp
+    if target.state == "dead":
+        return
+    target.hp = min(target.max_hp, max(0, before) + amount)
+    battle.emit(Heal(target.id, source, amount, before, target.hp, surge))
+    if target.hp > 0:
+        target.death_failures = 0 if target.hp > 0 and before <= 0 else target.death_failures
+    update_state(battle, target)
+
+
+def spend_surge(battle: Battle, target: Combatant, extra: int, source: str | None) -> bool:
+    """X-HP-2: spend a healing surge to regain the surge value (+ extra). False if none left."""
+    if target.surges <= 0 or target.state == "dead":
+        return False
+    target.surges -= 1
+    heal(battle, target, target.surge_value + extra, source, surge=True)
+    return True
+
+
+def gain_temp_hp(battle: Battle, target: Combatant, amount: int) -> None:
+    """X-HP-3: temporary hit points don't stack; keep the higher."""
+    if amount > target.temp_hp:
+        target.temp_hp = amount
+    battle.emit(TempHp(target.id, amount, target.temp_hp))
+
+
+def update_state(battle: Battle, c: Combatant) -> None:
+    new = battle.ruleset.hp_state(c)
+    if c.state == "stable" and new == "dying":
+        new = "stable"
+    if new != c.state:
+        was_standing = c.standing
+        c.state = new
+        battle.emit(StateChange(c.id, new, c.hp))
+        if was_standing and not c.standing:
+            c.drops += 1
+        if new == "dead" or not c.standing:
+            battle.moved()
+            from engine.effects import creature_dropped
+
+            creature_dropped(battle, c)

@@ -1,0 +1,213 @@
+"""Moving on one's own: walk, run and shift, with the opportunity attacks and readied actions
+a move sets off (S-11, S-14, X-OA-1, X-ACT-1, F-MOD-11).
+
+A walk or run that leaves a square an enemy threatens provokes that enemy once per move; the
+engine asks its controller, logs `provoke` either way, stops the move at that square while the
+attack resolves, and goes on if the mover still can. A shift provokes nothing.
+"""
+
+from __future__ import annotations
+
+from engine.actions import Impossible, Move
+from engine.attacks import can_see
+from engine.battle import Battle
+from engine.content.schema import EffectSpec, Modifier
+from engine.decisions import OpportunityQuestion
+from engine.effects import add_effect
+from engine.events import Moved, Provoke
+from engine.grid import Terrain, distance, footprint, provocations, threatened_squares, validate_path
+from engine.state import Combatant
+
+Square = tuple[int, int]
+RUNNING = EffectSpec(
+    name="running",
+    duration="start_of_next_turn",
+    modifiers=[Modifier(stat="attack", value=-5)],
+)
+
+
+def budget(battle: Battle, c: Combatant, mode: str) -> int:
+    speed = battle.speed(c)
+    return {"walk": speed, "run": speed + 2, "shift": 1}[mode]
+
+
+def check_move(battle: Battle, c: Combatant, act: Move) -> int:
+    """Validate a move; return its cost. Raises Impossible with the reason."""
+    if act.mode not in ("walk", "run", "shift"):
+        raise Impossible(f"unknown move mode {act.mode!r} (walk, run or shift)")
+    if battle.flag(c, "cant_move"):
+        raise Impossible(f"{c.name} can't move ({_why_stuck(battle, c)})")
+    if battle.has(c, "prone") and act.mode != "shift":
+        raise Impossible(f"{c.name} is prone: stand up first (a move action), or shift")
+    path = act.path
+    if not path or tuple(path[0]) != c.pos:
+        raise Impossible(f"a path starts at the mover's square {c.pos}")
+    if battle.map.cell(c.pos).terrain == Terrain.PIT:
+        return _climb_cost(battle, c, act)
+    check = validate_path(battle.map, list(path), c.id, c.side, c.size, battle.occupancy(),
+                          budget(battle, c, act.mode), act.mode)  # type: ignore[arg-type]
+    if not check.ok:
+        raise Impossible(check.reason or "illegal path")
+    return check.cost
+
+
+def _climb_cost(battle: Battle, c: Combatant, act: Move) -> int:
+    """Climbing out of a pit takes a whole move to one adjacent square."""
+    if len(act.path) != 2 or act.mode == "shift":
+        raise Impossible("climbing out of a pit is a walk of one square, using all your speed")
+    dest = act.path[1]
+    if distance((c.pos,), (dest,)) != 1 or battle.map.blocks_movement(dest):
+        raise Impossible(f"can't climb out to {dest}")
+    if battle.occupancy().at(dest) not in (None, c.id):
+        raise Impossible(f"{dest} is occupied")
+    return max(1, battle.speed(c))
+
+
+def _why_stuck(battle: Battle, c: Combatant) -> str:
+    conds = battle.conditions(c)
+    for name in ("immobilized", "restrained", "stunned", "unconscious"):
+        if name in conds:
+            return name
+    return "a condition"
+
+
+def perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
+    path = [tuple(p) for p in act.path]
+    if act.mode == "run":
+        add_effect(battle, RUNNING, c, c, "running")
+    if act.mode == "shift" or len(path) < 2:
+        _segment(battle, c, act.mode, path, cost)
+        return
+    if battle.map.cell(c.pos).terrain == Terrain.PIT:
+        _segment(battle, c, act.mode, path, cost)
+        return
+    threat = _threats(battle, c)
+    provoked: dict[int, list[str]] = {}
+    for i, enemy in provocations(path, threat, c.size):
+        provoked.setdefault(i, []).append(enemy)
+    start = 0
+    spent = 0
+    for i in range(len(path) - 1):
+        for enemy_id in provoked.get(i, []):
+            if i > start:
+                seg_cost = _cost(battle, path[start : i + 1])
+                _segment(battle, c, act.mode, path[start : i + 1], seg_cost)
+                spent += seg_cost
+                start = i
+            opportunity_attack(battle, battle[enemy_id], c, path[i])
+            if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
+                _settle(battle, c, path, i)  # the move ends where the mover was hit
+                return
+        if _readied_trigger(battle, c, act.mode, path, i + 1, start):
+            start = i + 1
+            if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
+                _settle(battle, c, path, i + 1)
+                return
+    if start < len(path) - 1:
+        _segment(battle, c, act.mode, path[start:], cost - spent)
+
+
+def _settle(battle: Battle, c: Combatant, path: list[Square], i: int) -> None:
+    """A move stopped in an ally's square: back up along the path to the last free square
+    (two creatures never share a square). The dead leave the grid."""
+    if not c.alive:
+        return
+    taken = {s for o in battle.living() if o.id != c.id for s in battle.squares(o)}
+    j = i
+    while j > 0 and any(s in taken for s in footprint(path[j], c.size)):
+        j -= 1
+    if j != i:
+        back = list(reversed(path[j : i + 1]))
+        _segment(battle, c, "displaced", back, 0)
+
+
+def _cost(battle: Battle, path: list[Square]) -> int:
+    total = 0
+    for sq in path[1:]:
+        total += 2 if battle.map.cell(sq).difficult else 1
+    return total
+
+
+def _segment(battle: Battle, c: Combatant, mode: str, path: list[Square], cost: int) -> None:
+    c.pos = path[-1]
+    battle.moved()
+    battle.emit(Moved(c.id, mode, tuple(path), cost))
+
+
+def reactors(battle: Battle, mover: Combatant) -> list[Combatant]:
+    """Enemies that could take an opportunity attack on `mover` now (S-14, F-MOD-11, X-OA-1)."""
+    out = []
+    for e in battle.enemies_of(mover):
+        if not battle.can_react(e) or e.basic_melee() is None:
+            continue
+        if not can_see(battle, e, mover):
+            continue
+        if not battle.ruleset.may_take_opportunity(e, battle.turn_counter, battle.round):
+            continue
+        out.append(e)
+    return out
+
+
+def _threats(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
+    return {
+        e.id: threatened_squares(battle.map, e.pos, e.size, e.reach)
+        for e in reactors(battle, mover)
+    }
+
+
+def threatening(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
+    """For the UI and AI: each enemy's threatened squares, for those that could react."""
+    return _threats(battle, mover)
+
+
+def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Square) -> None:
+    from engine.powers import resolve
+    from engine.actions import UsePower
+    from engine.events import ActionSpent
+
+    power = by.basic_melee()
+    assert power is not None
+    taken = bool(battle.ask(OpportunityQuestion(by.id, mover.id, at, power.id)))
+    battle.emit(Provoke(mover.id, by.id, at, taken))
+    if not taken:
+        return
+    battle.ruleset.note_opportunity(by, battle.turn_counter, battle.round)
+    battle.emit(ActionSpent(by.id, "opportunity", power.id))
+    resolve(battle, by, power, UsePower(power.id, (mover.id,)), [mover.id], opportunity=True)
+
+
+def provoke_for_act(battle: Battle, c: Combatant) -> None:
+    """A ranged or area power used next to enemies provokes each of them (S-14)."""
+    mine = battle.squares(c)
+    for e in reactors(battle, c):
+        if not c.standing:
+            return
+        if distance(mine, footprint(e.pos, e.size)) == 1:
+            opportunity_attack(battle, e, c, c.pos)
+
+
+def _readied_trigger(
+    battle: Battle, mover: Combatant, mode: str, path: list[Square], i: int, start: int
+) -> bool:
+    """X-ACT-1: a readied attack fires when an enemy enters a square within its reach/range."""
+    from engine.turns import fire_readied
+
+    fired = False
+    for r in list(battle.living()):
+        if r.readied is None or r.side == mover.side or not battle.can_react(r):
+            continue
+        power = r.power(r.readied)
+        if power is None:
+            continue
+        from engine.powers import power_range
+
+        here = footprint(path[i], mover.size)
+        if distance(battle.squares(r), here) > power_range(r, power):
+            continue
+        if not fired and i > start:
+            _segment(battle, mover, mode, path[start : i + 1], _cost(battle, path[start : i + 1]))
+        fired = True
+        fire_readied(battle, r, mover)
+        if not mover.standing:
+            break
+    return fired

@@ -1,0 +1,155 @@
+"""Runtime state of a fight: combatants and the effects on them.
+
+Definitions (`engine.content.schema`) never change; these objects do, but only inside the
+engine while it applies an action. Everything outside the engine reads them. Snapshots for
+equality checks (replay, undo, resume) come from `snapshot()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.content.schema import Creature, EffectSpec, Power, Weapon
+
+Square = tuple[int, int]
+HpState = Literal["healthy", "bloodied", "unconscious", "dying", "stable", "dead"]
+SIZE_SQUARES = {"small": 1, "medium": 1, "large": 2}
+
+
+@dataclass(slots=True)
+class ActiveEffect:
+    """An effect on a creature with its duration (F-DUR-*); one saving throw ends it all."""
+
+    id: str
+    name: str
+    target: str
+    source: str | None
+    owner: str | None
+    duration: str
+    conditions: tuple[str, ...] = ()
+    ongoing: int = 0
+    ongoing_type: str | None = None
+    modifiers: tuple[tuple[str, int], ...] = ()
+    aftereffect: EffectSpec | None = None
+    owner_turns_at_start: int = 0
+    """How many turns the owner had started when the effect began (F-DUR-2, F-DUR-3)."""
+    sustained_turn: int = -1
+    """The owner's turn number in which it was last sustained or created (F-DUR-6)."""
+    created_round: int = 0
+
+    def parts(self) -> tuple[dict[str, Any], ...]:
+        out: list[dict[str, Any]] = [{"condition": c} for c in self.conditions]
+        if self.ongoing:
+            out.append({"ongoing": self.ongoing, "type": self.ongoing_type})
+        out.extend({"modifier": stat, "value": v} for stat, v in self.modifiers)
+        return tuple(out)
+
+
+@dataclass(slots=True)
+class Combatant:
+    id: str
+    name: str
+    side: str
+    creature: Creature
+    powers: tuple[Power, ...]
+    control: str
+    pos: Square
+    max_hp: int
+    hp: int
+    surges: int
+    action_points: int
+    state: HpState = "healthy"
+    temp_hp: int = 0
+    surprised: bool = False
+    death_failures: int = 0
+    initiative: int = 0
+    init_modifier: int = 0
+    turns_started: int = 0
+    acted: bool = False
+    """Has taken an action this encounter (4srd S-1: flat-footed until then)."""
+    second_wind_used: bool = False
+    action_point_used: bool = False
+    used_powers: set[str] = field(default_factory=set)
+    """Encounter and daily powers spent, and recharge powers waiting for their d6."""
+    last_oa_turn: int = -1
+    """Global turn counter of its last opportunity attack (X-OA-1)."""
+    oa_round: int = -1
+    oa_count: int = 0
+    """Opportunity attacks made in `oa_round` (4srd S-14 counts them per round)."""
+    delayed: bool = False
+    readied: Any = None
+    damage_dealt: int = 0
+    damage_taken: int = 0
+    drops: int = 0
+
+    @property
+    def size(self) -> int:
+        return SIZE_SQUARES[self.creature.size]
+
+    @property
+    def pc(self) -> bool:
+        return self.creature.kind == "pc"
+
+    @property
+    def level(self) -> int:
+        return self.creature.level
+
+    @property
+    def bloodied_value(self) -> int:
+        return self.max_hp // 2
+
+    @property
+    def alive(self) -> bool:
+        return self.state != "dead"
+
+    @property
+    def standing(self) -> bool:
+        """Counts for its side: conscious and alive (F-TRN-6)."""
+        return self.state in ("healthy", "bloodied")
+
+    @property
+    def surge_value(self) -> int:
+        return self.max_hp // 4
+
+    @property
+    def reach(self) -> int:
+        if self.creature.reach is not None:
+            return self.creature.reach
+        melee = [w.reach for w in self.creature.weapons if w.kind == "melee"]
+        return max(melee, default=1)
+
+    def power(self, power_id: str) -> Power | None:
+        for p in self.powers:
+            if p.id == power_id:
+                return p
+        return None
+
+    def weapon_for(self, power: Power) -> Weapon | None:
+        weapons = self.creature.weapons
+        if power.weapon is not None:
+            return next((w for w in weapons if w.id == power.weapon), None)
+        if "weapon" not in power.keywords or not weapons:
+            return None
+        wanted = ("ranged", "thrown") if power.kind == "ranged" else ("melee", "thrown")
+        return next((w for w in weapons if w.kind in wanted), weapons[0])
+
+    def basic_melee(self) -> Power | None:
+        return next((p for p in self.powers if p.basic and p.kind == "melee"), None)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "pos": self.pos,
+            "hp": self.hp,
+            "temp_hp": self.temp_hp,
+            "state": self.state,
+            "surges": self.surges,
+            "action_points": self.action_points,
+            "death_failures": self.death_failures,
+            "initiative": self.initiative,
+            "used_powers": sorted(self.used_powers),
+            "second_wind_used": self.second_wind_used,
+            "delayed": self.delayed,
+            "surprised": self.surprised,
+        }

@@ -1,0 +1,270 @@
+"""Rounds and turns: surprise, initiative, what happens at the start and end of each turn,
+delaying and readying, and the end of the encounter (F-TRN-*, F-DMG-6/7, F-SAV-2, S-10, S-13,
+X-ACT-1, X-PWR-1).
+
+Turns of creatures that can't act (dying, stunned, surprised) pass by themselves: the engine
+rolls their saves and moves on, so a caller only ever sees a turn that needs a decision.
+"""
+
+from __future__ import annotations
+
+from engine.battle import Battle
+from engine.content.schema import Surprise
+from engine.decisions import DelayReturnQuestion
+from engine.effects import (
+    end_all,
+    end_of_turn_saves,
+    expire_at_turn_end,
+    expire_at_turn_start,
+    ongoing_at_turn_start,
+)
+from engine.events import (
+    ActionSpent,
+    Check,
+    DeathSave,
+    EncounterEnd,
+    Initiative,
+    InitiativeOrder,
+    PowerRecharge,
+    RoundStart,
+    TurnEnd,
+    TurnStart,
+)
+from engine.hp import heal, update_state
+from engine.state import Combatant
+
+
+def decide_surprise(battle: Battle, spec: Surprise | None) -> None:
+    """F-TRN-4, S-2: who is surprised, stated or by Stealth against Perception (file 003)."""
+    if spec is None:
+        return
+    everyone = list(battle.combatants.values())
+    if spec.mode == "stated":
+        names = set(spec.surprised)
+        for c in everyone:
+            if c.id in names or c.side in names:
+                c.surprised = True
+        return
+    hidden_names = set(spec.hidden)
+    hidden = [c for c in everyone if c.id in hidden_names or c.side in hidden_names]
+    hidden_sides = {c.side for c in hidden}
+    stealth: list[int] = []
+    for h in hidden:
+        nat = battle.d20(f"{h.name}: Stealth", h.id)
+        mod = h.creature.skills.stealth
+        stealth.append(nat + mod)
+        battle.emit(Check(h.id, "stealth", nat, mod, nat + mod))
+    for c in everyone:
+        if c.side in hidden_sides or not stealth:
+            continue
+        nat = battle.d20(f"{c.name}: Perception", c.id)
+        mod = c.creature.skills.perception
+        noticed = nat + mod >= min(stealth)  # the clumsiest of the hidden gives them away
+        battle.emit(Check(c.id, "perception", nat, mod, nat + mod, min(stealth), noticed))
+        c.surprised = not noticed
+
+
+def roll_initiative(battle: Battle) -> None:
+    """F-TRN-2, S-13: highest first; ties by modifier, then by roll-off."""
+    rolls: dict[str, tuple[int, int]] = {}
+    for c in battle.combatants.values():
+        mod = battle.ruleset.initiative_modifier(c)
+        nat = battle.d20(f"{c.name}: initiative", c.id)
+        c.initiative, c.init_modifier = nat + mod, mod
+        rolls[c.id] = (nat + mod, mod)
+        battle.emit(Initiative(c.id, nat, mod, nat + mod))
+    groups: dict[tuple[int, int], list[str]] = {}
+    for cid, key in rolls.items():
+        groups.setdefault(key, []).append(cid)
+    tiebreak: dict[str, tuple[int, ...]] = {cid: () for cid in rolls}
+    for tied in groups.values():
+        while len(tied) > 1:
+            faces: dict[str, int] = {}
+            for cid in tied:
+                faces[cid] = battle.d20(f"{battle[cid].name}: initiative roll-off", cid)
+                battle.emit(Initiative(cid, faces[cid], 0, faces[cid], rolloff=True))
+                tiebreak[cid] = (*tiebreak[cid], faces[cid])
+            by_face: dict[int, list[str]] = {}
+            for cid, f in faces.items():
+                by_face.setdefault(f, []).append(cid)
+            tied = max((g for g in by_face.values()), key=len)
+            if len(tied) <= 1:
+                break
+    order = sorted(rolls, key=lambda cid: (rolls[cid], tiebreak[cid]), reverse=True)
+    battle.order = order
+    battle.emit(InitiativeOrder(tuple(order)))
+
+
+def begin(battle: Battle) -> None:
+    """Start the first round (the surprise round when some, not all, are surprised: S-2)."""
+    surprised = [c for c in battle.combatants.values() if c.surprised]
+    battle.surprise_round = 0 < len(surprised) < len(battle.combatants)
+    if not battle.surprise_round:
+        for c in surprised:
+            c.surprised = False
+    battle.round = 0 if battle.surprise_round else 1
+    battle.emit(RoundStart())
+    battle.turn_index = -1
+    advance(battle)
+
+
+def advance(battle: Battle) -> None:
+    """Move to the next creature that gets a turn and start it."""
+    while not battle.over:
+        battle.turn_index += 1
+        if battle.turn_index >= len(battle.order):
+            _new_round(battle)
+            if battle.over:
+                return
+        c = battle[battle.order[battle.turn_index]]
+        if c.state == "dead":
+            continue
+        if battle.surprise_round and c.surprised:
+            continue
+        if c.delayed:  # X-ACT-1: a delay held past its own place is lost
+            c.delayed = False
+        start_turn(battle, c)
+        if battle.current is not None:
+            return
+
+
+def _new_round(battle: Battle) -> None:
+    if battle.surprise_round:  # F-TRN-5: surprise ends with the surprise round
+        battle.surprise_round = False
+        for c in battle.combatants.values():
+            c.surprised = False
+    battle.round += 1
+    battle.turn_index = 0
+    if battle.round > battle.round_limit:
+        battle.round -= 1
+        finish(battle, None, "round_limit")
+        return
+    battle.emit(RoundStart())
+
+
+def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
+    battle.current = c.id
+    battle.spent = {"standard": 0, "move": 0, "minor": 0}
+    battle.extra_standard = 0
+    battle.moved_this_turn = False
+    battle.emit(TurnStart(c.id))
+    if not resumed:
+        battle.turn_counter += 1
+        c.turns_started += 1
+        c.readied = None
+        expire_at_turn_start(battle, c)  # F-DUR-2
+        ongoing_at_turn_start(battle, c)  # F-DMG-6
+        _recharge(battle, c)  # X-PWR-1
+        if check_end(battle):
+            return
+    if not c.alive:
+        battle.current = None
+        battle.emit(TurnEnd(c.id))
+        return
+    if not battle.can_act(c):
+        end_turn(battle, c)
+
+
+def _recharge(battle: Battle, c: Combatant) -> None:
+    for power in c.powers:
+        if power.usage == "recharge" and power.id in c.used_powers and c.standing:
+            assert power.recharge is not None
+            face = battle.dice.roll(6, f"{c.name}: recharge {power.name}", c.id)
+            ok = face >= power.recharge
+            if ok:
+                c.used_powers.discard(power.id)
+            battle.emit(PowerRecharge(c.id, power.id, face, power.recharge, ok))
+
+
+def end_turn(battle: Battle, c: Combatant) -> None:
+    """F-DUR-3/6 expiries, then saving throws (F-SAV-2), then a death save (S-10)."""
+    expire_at_turn_end(battle, c)
+    end_of_turn_saves(battle, c)
+    if c.state == "dying":
+        _death_save(battle, c)
+    battle.current = None
+    battle.emit(TurnEnd(c.id))
+    if check_end(battle):
+        return
+    _offer_delayed(battle, c)
+    if battle.current is None:
+        advance(battle)
+
+
+def _death_save(battle: Battle, c: Combatant) -> None:
+    nat = battle.d20(f"{c.name}: death saving throw", c.id)
+    if nat >= 20:
+        battle.emit(DeathSave(c.id, nat, nat, "recover", c.death_failures))
+        heal(battle, c, c.surge_value, None, surge=False)
+        return
+    if nat < 10:
+        c.death_failures += 1
+        battle.emit(DeathSave(c.id, nat, nat, "fail", c.death_failures))
+        update_state(battle, c)
+    else:
+        battle.emit(DeathSave(c.id, nat, nat, "success", c.death_failures))
+
+
+def delay(battle: Battle, c: Combatant) -> None:
+    """X-ACT-1: put off the whole turn; it may be taken after any later creature's turn."""
+    c.delayed = True
+    battle.current = None
+    battle.emit(TurnEnd(c.id, delayed=True))
+    advance(battle)
+
+
+def _offer_delayed(battle: Battle, after: Combatant) -> None:
+    for cid in list(battle.order):
+        d = battle[cid]
+        if not d.delayed or d.id == after.id or not d.standing:
+            continue
+        if battle.ask(DelayReturnQuestion(d.id, after.id)):
+            d.delayed = False
+            cur = battle.order[battle.turn_index]
+            battle.order.remove(d.id)
+            battle.order.insert(battle.order.index(cur) + 1, d.id)
+            battle.turn_index = battle.order.index(d.id)
+            battle.emit(InitiativeOrder(tuple(battle.order)))
+            start_turn(battle, d, resumed=True)
+            return
+
+
+def fire_readied(battle: Battle, r: Combatant, trigger: Combatant) -> None:
+    """X-ACT-1: the readied power goes off as an immediate reaction; the readier's place in
+    the order moves to just before the triggering creature."""
+    from engine.actions import UsePower
+    from engine.powers import resolve
+
+    power = r.power(r.readied) if r.readied else None
+    r.readied = None
+    if power is None:
+        return
+    battle.emit(ActionSpent(r.id, "immediate", power.id))
+    targets = [trigger.id] if power.kind in ("melee", "ranged") else []
+    if targets:
+        resolve(battle, r, power, UsePower(power.id, tuple(targets)), targets)
+    cur = battle.order[battle.turn_index]
+    battle.order.remove(r.id)
+    battle.order.insert(battle.order.index(trigger.id), r.id)
+    battle.turn_index = battle.order.index(cur)
+    battle.emit(InitiativeOrder(tuple(battle.order)))
+
+
+def check_end(battle: Battle) -> bool:
+    """F-TRN-6: the fight ends when at most one side has anyone standing."""
+    if battle.over:
+        return True
+    standing = {c.side for c in battle.combatants.values() if c.standing}
+    if len(standing) > 1:
+        return False
+    finish(battle, next(iter(standing)) if standing else None, "defeat")
+    return True
+
+
+def finish(battle: Battle, winner: str | None, reason: str) -> None:
+    end_all(battle)  # F-DUR-4
+    battle.over = True
+    battle.current = None
+    battle.winner = winner
+    battle.end_reason = reason
+    battle.emit(EncounterEnd(winner, battle.round, reason))

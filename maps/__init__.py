@@ -1,0 +1,1 @@
+"""Skirmish bundled content: encounters, creatures and powers as YAML data files."""

@@ -1,0 +1,104 @@
+"""Shared test helpers: build small encounters from Python data (written as YAML files, so
+they go through the real loader) and drive them."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from engine.content.loader import load_encounter
+from engine.dice import ScriptedDice, SeededDice
+from engine.encounter import Encounter
+
+BASIC_MELEE = {
+    "id": "basic-melee", "name": "Basic Melee", "kind": "melee", "basic": True,
+    "keywords": ["weapon"], "attack": {"ability": "str", "vs": "ac"},
+    "hit": {"damage": {"dice": "1[W]", "ability": "str"}},
+}
+CLAW = {
+    "id": "claw", "name": "Claw", "kind": "melee", "basic": True,
+    "attack": {"bonus": 6, "vs": "ac"}, "hit": {"damage": {"dice": "1d6", "bonus": 3}},
+}
+BOLT = {
+    "id": "bolt", "name": "Bolt", "kind": "ranged", "range": 10, "basic": True,
+    "attack": {"bonus": 5, "vs": "reflex"}, "hit": {"damage": {"dice": "1d8", "bonus": 2}},
+}
+FIGHTER = {
+    "id": "fighter", "name": "Fighter", "kind": "pc", "level": 2, "hp": 30,
+    "abilities": {"str": 16, "con": 14, "dex": 12, "int": 10, "wis": 10, "cha": 8},
+    "armor": {"name": "Chain", "weight": "heavy", "bonus": 6},
+    "shield": {"name": "Heavy shield", "bonus": 2},
+    "weapons": [{"id": "sword", "name": "Longsword", "dice": "1d8", "proficiency": 3}],
+    "powers": ["basic-melee"], "healing_surges": 9,
+}
+GOBLIN = {
+    "id": "goblin", "name": "Goblin", "role": "skirmisher", "level": 1, "hp": 20,
+    "defenses": {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12},
+    "initiative": 3, "speed": 6, "powers": ["claw", "bolt"],
+}
+
+
+def write_encounter(
+    tmp_path: Path,
+    grid: str,
+    combatants: list[dict[str, Any]],
+    *,
+    creatures: list[dict[str, Any]] | None = None,
+    powers: list[dict[str, Any]] | None = None,
+    **extra: Any,
+) -> Path:
+    doc: dict[str, Any] = {
+        "name": "test",
+        "description": "a test fight",
+        "map": {"name": "test map", "grid": grid.strip("\n") + "\n"},
+        "creatures": copy.deepcopy(creatures if creatures is not None else [FIGHTER, GOBLIN]),
+        "powers": copy.deepcopy(powers if powers is not None else [BASIC_MELEE, CLAW, BOLT]),
+        "sides": {"party": {"control": "player"}, "monsters": {"control": "ai"}},
+        "combatants": combatants,
+    }
+    doc.update(extra)
+    path = tmp_path / "test.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+Builder = Callable[..., Encounter]
+
+
+@pytest.fixture
+def build(tmp_path: Path) -> Builder:
+    """build(grid, combatants, faces=[...] or seed=N, start=True, **extra) -> Encounter."""
+
+    def _build(
+        grid: str,
+        combatants: list[dict[str, Any]],
+        *,
+        faces: list[int] | None = None,
+        seed: int = 1,
+        start: bool = True,
+        **extra: Any,
+    ) -> Encounter:
+        path = write_encounter(tmp_path, grid, combatants, **extra)
+        loaded = load_encounter(path)
+        dice = ScriptedDice(faces, fallback=SeededDice(seed)) if faces is not None else None
+        enc = Encounter.create(loaded, seed=seed, dice=dice)
+        if start:
+            enc.start()
+        return enc
+
+    return _build
+
+
+def pc(cid: str, pos: tuple[int, int], creature: str = "fighter", side: str = "party",
+       **kw: Any) -> dict[str, Any]:
+    return {"id": cid, "creature": creature, "side": side, "pos": list(pos), **kw}
+
+
+def mon(cid: str, pos: tuple[int, int], creature: str = "goblin", side: str = "monsters",
+        **kw: Any) -> dict[str, Any]:
+    return {"id": cid, "creature": creature, "side": side, "pos": list(pos), **kw}

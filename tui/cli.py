@@ -1,0 +1,211 @@
+"""The `skirmish` command line: the app, and the headless tools (sim, check, list).
+
+Headless commands never import Textual, so they start fast and run where no terminal is.
+Every failure a user can cause (a bad file, a bad option) ends in a one-line message and a
+non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine.content.errors import ContentErrors
+
+EXAMPLES = """examples:
+  skirmish                                  start screen, Enter plays the default fight
+  skirmish play default --seed 7            straight into a fight
+  skirmish play default --control party=ai  watch both sides play
+  skirmish sim default --runs 300 --json    balance: 300 AI-vs-AI fights
+  skirmish check maps/my-encounter.yaml     validate content
+  skirmish list                             bundled encounters
+"""
+
+
+def _policy_arg(text: str) -> tuple[str, str]:
+    side, sep, name = text.partition("=")
+    if not sep or name not in ("tactical", "naive"):
+        raise argparse.ArgumentTypeError(f"expected SIDE=tactical|naive, got {text!r}")
+    return side, name
+
+
+def _control_arg(text: str) -> tuple[str, str]:
+    who, sep, ctl = text.partition("=")
+    if not sep or ctl not in ("player", "ai"):
+        raise argparse.ArgumentTypeError(f"expected ID=player|ai, got {text!r}")
+    return who, ctl
+
+
+def _dice_arg(text: str) -> list[int]:
+    try:
+        faces = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected faces like 20,3,11, got {text!r}") from None
+    if not faces or any(f < 1 for f in faces):
+        raise argparse.ArgumentTypeError("dice faces are whole numbers from 1 up")
+    return faces
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="skirmish",
+        description="Tactical d20 encounters in the terminal, with an AI for the monsters.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command")
+
+    play = sub.add_parser("play", help="play an encounter in the app")
+    play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    play.add_argument("--control", type=_control_arg, action="append", default=[],
+                      metavar="ID=player|ai", help="a side or a creature's id (repeatable)")
+    play.add_argument("--manual-dice", action="append", default=[], metavar="SIDE",
+                      help="this side's dice are typed in by hand (repeatable)")
+
+    sim = sub.add_parser("sim", help="play fights headless, AI on every side")
+    sim.add_argument("encounter", help="bundled name (default, mirror, ...) or a file")
+    sim.add_argument("--runs", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
+    sim.add_argument("--policy", type=_policy_arg, action="append", default=[],
+                     metavar="SIDE=tactical|naive")
+    sim.add_argument("--swap-sides", action="store_true",
+                     help="odd runs swap which side each named policy plays")
+    sim.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    sim.add_argument("--dice", type=_dice_arg, default=None, metavar="20,3,...",
+                     help="dice faces to use first (only with --runs 1)")
+    sim.add_argument("--log-dir", type=Path, default=None)
+    sim.add_argument("--json", action="store_true", help="machine-readable summary")
+
+    check = sub.add_parser("check", help="validate content files (all bundled if none given)")
+    check.add_argument("files", nargs="*")
+
+    sub.add_parser("list", help="list the bundled encounters")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "sim":
+            return cmd_sim(args)
+        if args.command == "check":
+            return cmd_check(args.files)
+        if args.command == "list":
+            return cmd_list()
+        from tui.launch import launch
+
+        return launch(args)
+    except ContentErrors as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def cmd_check(files: list[str]) -> int:
+    from engine.content.bundled import bundled_files, check_files
+
+    targets = files or bundled_files()
+    errors = check_files(targets)
+    for err in errors:
+        print(err)
+    if errors:
+        print(f"{len(errors)} error(s) in {len({e.file for e in errors})} file(s)", file=sys.stderr)
+        return 1
+    print(f"{len(targets)} file(s) OK")
+    return 0
+
+
+def cmd_list() -> int:
+    from engine.content.bundled import bundled_encounters
+
+    rows = bundled_encounters()
+    width = max((len(r.name) for r in rows), default=4)
+    for r in rows:
+        size = f"{r.width}x{r.height}"
+        print(f"{r.name:<{width}}  {size:>7}  {r.ruleset:<6}  {r.description}")
+    return 0
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from ai.sim import Job, default_jobs, run_many, summarize
+    from engine.content.loader import load_encounter
+
+    if args.runs < 1:
+        print("skirmish sim: --runs must be at least 1", file=sys.stderr)
+        return 2
+    if args.dice and args.runs != 1:
+        print("skirmish sim: --dice replays one fight: use it with --runs 1", file=sys.stderr)
+        return 2
+    loaded = load_encounter(args.encounter, args.ruleset)  # fail early, before any process
+    sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
+    named = dict(args.policy)
+    unknown = [s for s in named if s not in sides]
+    if unknown:
+        print(f"skirmish sim: no side {unknown[0]!r} in {args.encounter} (sides: "
+              f"{', '.join(sides)})", file=sys.stderr)
+        return 2
+    if args.log_dir is not None:
+        args.log_dir.mkdir(parents=True, exist_ok=True)
+    jobs = []
+    for i in range(args.runs):
+        pol = {s: named.get(s, "tactical") for s in sides}
+        if args.swap_sides and i % 2 == 1 and len(sides) == 2:
+            a, b = sides
+            pol = {a: pol[b], b: pol[a]}
+        jobs.append(Job(args.encounter, i, args.seed + i, pol, args.ruleset,
+                        str(args.log_dir) if args.log_dir else None,
+                        tuple(args.dice) if args.dice else None))
+    workers = args.jobs if args.jobs is not None else default_jobs()
+    t0 = time.perf_counter()
+    show = not args.json and sys.stderr.isatty() and args.runs >= 20
+    results = run_many(jobs, workers, _progress(args.runs) if show else None)
+    summary = summarize(results, sides, time.perf_counter() - t0)
+    if show:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_summary(args.encounter, summary, sides))
+    return 0
+
+
+def _progress(total: int):  # type: ignore[no-untyped-def]
+    def tick(done: int) -> None:
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        sys.stderr.flush()
+
+    return tick
+
+
+def format_summary(name: str, s: dict, sides: list[str]) -> str:  # type: ignore[type-arg]
+    lines = [f"{name}: {s['runs']} fights in {s['elapsed_s']:.1f} s"]
+    for side in [*sides, "draw"]:
+        lo, hi = s["win_ci95"][side]
+        lines.append(f"  {side:<10} {s['wins'][side]:>5} wins  {100 * s['win_rate'][side]:5.1f}%"
+                     f"  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    lines.append(f"  rounds: mean {s['mean_rounds']:.1f}, sd {s['stdev_rounds']:.1f}")
+    if s["decisions"]:
+        d = s["decision_ms"]
+        lines.append(f"  AI decisions: {s['decisions']}, p50 {d['p50']:.2f} ms, "
+                     f"p95 {d['p95']:.2f} ms, max {d['max']:.2f} ms")
+    lines.append(f"  {'creature':<16} {'dealt':>7} {'taken':>7} {'dropped':>8}")
+    for cid, row in s["creatures"].items():
+        lines.append(f"  {cid:<16} {row['damage_dealt']:7.1f} {row['damage_taken']:7.1f} "
+                     f"{100 * row['drop_rate']:7.0f}%")
+    if s["illegal_actions"]:
+        lines.append(f"  WARNING: {s['illegal_actions']} illegal action(s) refused")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
