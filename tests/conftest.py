@@ -1,5 +1,11 @@
 """Shared test helpers: build small encounters from Python data (written as YAML files, so
-they go through the real loader) and drive them."""
+they go through the real loader) and drive them.
+
+Rules tests script every die (`build(..., faces=[...])`): the first faces are the initiative
+rolls, one per combatant in the order listed, so a test decides who acts first. `events`
+picks the typed events of one kind out of what `Encounter.apply` returned, so assertions read
+the same objects the UI and the log are made from.
+"""
 
 from __future__ import annotations
 
@@ -12,34 +18,60 @@ import pytest
 import yaml
 
 from engine.content.loader import load_encounter
-from engine.dice import ScriptedDice, SeededDice
+from engine.decisions import AutoDecider, Decider, Question
+from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.encounter import Encounter
+from engine.events import Event, Logged
 
 BASIC_MELEE = {
-    "id": "basic-melee", "name": "Basic Melee", "kind": "melee", "basic": True,
-    "keywords": ["weapon"], "attack": {"ability": "str", "vs": "ac"},
+    "id": "basic-melee",
+    "name": "Basic Melee",
+    "kind": "melee",
+    "basic": True,
+    "keywords": ["weapon"],
+    "attack": {"ability": "str", "vs": "ac"},
     "hit": {"damage": {"dice": "1[W]", "ability": "str"}},
 }
 CLAW = {
-    "id": "claw", "name": "Claw", "kind": "melee", "basic": True,
-    "attack": {"bonus": 6, "vs": "ac"}, "hit": {"damage": {"dice": "1d6", "bonus": 3}},
+    "id": "claw",
+    "name": "Claw",
+    "kind": "melee",
+    "basic": True,
+    "attack": {"bonus": 6, "vs": "ac"},
+    "hit": {"damage": {"dice": "1d6", "bonus": 3}},
 }
 BOLT = {
-    "id": "bolt", "name": "Bolt", "kind": "ranged", "range": 10, "basic": True,
-    "attack": {"bonus": 5, "vs": "reflex"}, "hit": {"damage": {"dice": "1d8", "bonus": 2}},
+    "id": "bolt",
+    "name": "Bolt",
+    "kind": "ranged",
+    "range": 10,
+    "basic": True,
+    "attack": {"bonus": 5, "vs": "reflex"},
+    "hit": {"damage": {"dice": "1d8", "bonus": 2}},
 }
 FIGHTER = {
-    "id": "fighter", "name": "Fighter", "kind": "pc", "level": 2, "hp": 30,
+    "id": "fighter",
+    "name": "Fighter",
+    "kind": "pc",
+    "level": 2,
+    "hp": 30,
     "abilities": {"str": 16, "con": 14, "dex": 12, "int": 10, "wis": 10, "cha": 8},
     "armor": {"name": "Chain", "weight": "heavy", "bonus": 6},
     "shield": {"name": "Heavy shield", "bonus": 2},
     "weapons": [{"id": "sword", "name": "Longsword", "dice": "1d8", "proficiency": 3}],
-    "powers": ["basic-melee"], "healing_surges": 9,
+    "powers": ["basic-melee"],
+    "healing_surges": 9,
 }
 GOBLIN = {
-    "id": "goblin", "name": "Goblin", "role": "skirmisher", "level": 1, "hp": 20,
+    "id": "goblin",
+    "name": "Goblin",
+    "role": "skirmisher",
+    "level": 1,
+    "hp": 20,
     "defenses": {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12},
-    "initiative": 3, "speed": 6, "powers": ["claw", "bolt"],
+    "initiative": 3,
+    "speed": 6,
+    "powers": ["claw", "bolt"],
 }
 
 
@@ -81,12 +113,18 @@ def build(tmp_path: Path) -> Builder:
         faces: list[int] | None = None,
         seed: int = 1,
         start: bool = True,
+        strict: bool = False,
+        deciders: Callable[[str], Decider] | None = None,
         **extra: Any,
     ) -> Encounter:
+        """`strict`: no seeded fallback once `faces` run out (a roll the test didn't expect
+        raises DiceExhausted instead of passing unnoticed)."""
         path = write_encounter(tmp_path, grid, combatants, **extra)
         loaded = load_encounter(path)
-        dice = ScriptedDice(faces, fallback=SeededDice(seed)) if faces is not None else None
-        enc = Encounter.create(loaded, seed=seed, dice=dice)
+        dice: DiceSource | None = None
+        if faces is not None:
+            dice = ScriptedDice(faces, fallback=None if strict else SeededDice(seed))
+        enc = Encounter.create(loaded, seed=seed, dice=dice, deciders=deciders)
         if start:
             enc.start()
         return enc
@@ -94,11 +132,60 @@ def build(tmp_path: Path) -> Builder:
     return _build
 
 
-def pc(cid: str, pos: tuple[int, int], creature: str = "fighter", side: str = "party",
-       **kw: Any) -> dict[str, Any]:
+def pc(
+    cid: str, pos: tuple[int, int], creature: str = "fighter", side: str = "party", **kw: Any
+) -> dict[str, Any]:
     return {"id": cid, "creature": creature, "side": side, "pos": list(pos), **kw}
 
 
-def mon(cid: str, pos: tuple[int, int], creature: str = "goblin", side: str = "monsters",
-        **kw: Any) -> dict[str, Any]:
+def mon(
+    cid: str, pos: tuple[int, int], creature: str = "goblin", side: str = "monsters", **kw: Any
+) -> dict[str, Any]:
     return {"id": cid, "creature": creature, "side": side, "pos": list(pos), **kw}
+
+
+def events(logged: list[Logged] | Encounter, kind: type[Event] | None = None) -> list[Any]:
+    """The events (of class `kind`, if given) in `logged`: an `apply` result or a whole log."""
+    items = logged.log if isinstance(logged, Encounter) else logged
+    return [lg.event for lg in items if kind is None or isinstance(lg.event, kind)]
+
+
+class Answers:
+    """A decider whose answers the test sets per question type; the rest as `AutoDecider`.
+
+    `Answers(opportunity=False)` declines every opportunity attack; `asked` keeps what was
+    asked, so a test can check that a question was (or was not) put."""
+
+    def __init__(
+        self,
+        *,
+        opportunity: bool = True,
+        delay_return: bool = True,
+        save_order: Callable[[tuple[str, ...]], list[str]] | None = None,
+        forced: int = 0,
+    ) -> None:
+        self.opportunity = opportunity
+        self.delay_return = delay_return
+        self.save_order = save_order
+        self.forced = forced
+        self.asked: list[Question] = []
+        self._auto = AutoDecider()
+
+    def answer(self, question: Question) -> Any:
+        from engine.decisions import (
+            DelayReturnQuestion,
+            ForcedMoveQuestion,
+            OpportunityQuestion,
+            SaveOrderQuestion,
+        )
+
+        self.asked.append(question)
+        if isinstance(question, OpportunityQuestion):
+            return self.opportunity
+        if isinstance(question, DelayReturnQuestion):
+            return self.delay_return
+        if isinstance(question, SaveOrderQuestion) and self.save_order is not None:
+            return self.save_order(question.effects)
+        if isinstance(question, ForcedMoveQuestion):
+            return min(self.forced, len(question.options) - 1)
+        return self._auto.answer(question)

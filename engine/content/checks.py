@@ -51,17 +51,17 @@ def weapon_for(creature: Creature, power: Power) -> Weapon | None:
     """The weapon `creature` uses for `power`, or None when the power uses no weapon.
 
     `weapon: <id>` picks that weapon. A power with only the `weapon` keyword uses the
-    creature's first weapon that suits the power: a melee (or thrown) weapon for melee
-    powers, a ranged (or thrown) weapon for ranged powers, the first weapon otherwise.
+    creature's first ranged (or thrown) weapon for a ranged power, its first melee (or
+    thrown) weapon for any other power, and its first weapon when none suits. This is the
+    rule `engine.state.Combatant.weapon_for` applies in play; the two must agree.
     """
+    weapons = creature.weapons
     if power.weapon is not None:
-        return next((w for w in creature.weapons if w.id == power.weapon), None)
-    if "weapon" not in power.keywords or not creature.weapons:
+        return next((w for w in weapons if w.id == power.weapon), None)
+    if "weapon" not in power.keywords or not weapons:
         return None
-    suits = {"melee": ("melee", "thrown"), "ranged": ("ranged", "thrown")}.get(power.kind)
-    if suits is None:
-        return creature.weapons[0]
-    return next((w for w in creature.weapons if w.kind in suits), None)
+    wanted = ("ranged", "thrown") if power.kind == "ranged" else ("melee", "thrown")
+    return next((w for w in weapons if w.kind in wanted), weapons[0])
 
 
 def dice_fields(power: Power) -> Iterator[tuple[Path_, str, bool]]:
@@ -169,9 +169,8 @@ def _check_use(
         if not (weapon_ok and _uses_weapon_dice(text) and is_weapon_power(power)):
             continue
         if weapon is None:
-            kind = f"{power.kind} " if power.kind in ("melee", "ranged") else ""
             message = (
-                f"power {power.id!r} deals [W] damage but {creature.id!r} has no {kind}weapon "
+                f"power {power.id!r} deals [W] damage but {creature.id!r} has no weapon "
                 f"(add one under `weapons`)"
             )
             errors.append(origin.error(sub, message))

@@ -53,6 +53,10 @@ class ContentError(Exception):
         line = "?" if self.line is None else str(self.line)
         return f"{self.file}:{line}: {self.field}: {self.message}"
 
+    def __reduce__(self) -> tuple[type[ContentError], tuple[str, int | None, str, str]]:
+        # Exceptions pickle their `args`; these are rebuilt from their fields (worker processes).
+        return (ContentError, (self.file, self.line, self.field, self.message))
+
     def __repr__(self) -> str:
         return f"ContentError({self.file!r}, {self.line!r}, {self.field!r}, {self.message!r})"
 
@@ -81,6 +85,9 @@ class ContentErrors(Exception):
 
     def __len__(self) -> int:
         return len(self.errors)
+
+    def __reduce__(self) -> tuple[type[ContentErrors], tuple[list[ContentError]]]:
+        return (ContentErrors, (self.errors,))
 
 
 class ErrorSink:

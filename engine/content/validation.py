@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from engine.conditions import CONDITION_NAMES
-from engine.content.errors import ContentError, Path_, did_you_mean, field_path
+from engine.content.errors import ContentError, Path_, did_you_mean
 from engine.content.schema import ID_PATTERN
 from engine.content.yamlsrc import YamlDoc
 
@@ -88,6 +88,9 @@ def humanize(err: ErrorDetails, model: type[BaseModel], doc: YamlDoc, base: Path
 def _message(kind: str, value: Any, ctx: dict[str, Any], raw: str) -> str:
     if kind == "missing":
         return "required field missing"
+    if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool):
+        # YAML reads `dice: 6` as a number; dice text and names must be strings.
+        return f'expected a string, got {show(value)} (write it in quotes: "{value}")'
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, got {show(value)}"
     if kind in _COMPARE:
@@ -170,6 +173,3 @@ def _unwrap(tp: Any) -> Any:
             tp = members[0]
         else:
             return tp
-
-
-__all__ = ["field_path", "humanize", "show", "validate"]

@@ -23,6 +23,7 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 # it is only ever meant as text (a map symbol).
 _VALUE_TAG = "tag:yaml.org,2002:value"
 _MAX_DEPTH = 64
+_COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +153,10 @@ class _Walker:
             return self.scalar(node, path, weak)
         if isinstance(node, SequenceNode | MappingNode):
             self.containers.add(path)
+            if node.tag not in _COLLECTION_TAGS:
+                # Walked by hand, so a tag would otherwise be silently ignored.
+                self.fail(node, path, f"cannot read this value: unsupported tag {node.tag!r}")
+                return None
         if isinstance(node, SequenceNode):
             return [
                 self.walk(item, (*path, i), depth + 1, weak) for i, item in enumerate(node.value)

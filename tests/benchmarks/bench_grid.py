@@ -17,7 +17,15 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engine.grid import BattleMap, Occupancy, Occupant, cheapest_path, cover, reachable
+from engine.grid import (
+    BattleMap,
+    Occupancy,
+    Occupant,
+    Square,
+    cheapest_path,
+    cover,
+    reachable,
+)
 from engine.grid.lines import corner_table
 from engine.grid.sight import _flat_table, _offset_masks
 
@@ -42,11 +50,13 @@ def build_map(width: int, height: int, rng: random.Random) -> BattleMap:
     return BattleMap.from_ascii(["".join(r) for r in rows], name=f"bench{width}")
 
 
-def open_squares(bmap: BattleMap) -> list[tuple[int, int]]:
+def open_squares(bmap: BattleMap) -> list[Square]:
     return sorted(bmap._entry_cost)
 
 
-def timed(fn: Callable[[], object], n: int, before: Callable[[], object] | None = None) -> list[float]:
+def timed(
+    fn: Callable[[], object], n: int, before: Callable[[], object] | None = None
+) -> list[float]:
     out = []
     for _ in range(n):
         if before is not None:
@@ -92,14 +102,14 @@ def bench(bmap: BattleMap, rng: random.Random, n: int) -> None:
         "ms",
     )
 
-    pairs = []
+    pairs: list[tuple[tuple[Square], tuple[Square]]] = []
     while len(pairs) < n:
         a = rng.choice(free)
         t = (a[0] + rng.randint(-10, 10), a[1] + rng.randint(-10, 10))
         if t != a and t in bmap._entry_cost:
             pairs.append(((a,), (t,)))
-    for a, t in pairs:  # warm the displacement tables
-        cover(bmap, a, t)
+    for a_sq, t_sq in pairs:  # warm the displacement tables
+        cover(bmap, a_sq, t_sq)
     pit = iter(pairs * 3)
 
     def clear_memo() -> None:
@@ -113,13 +123,13 @@ def bench(bmap: BattleMap, rng: random.Random, n: int) -> None:
         _offset_masks.cache_clear()
 
     def one_cover() -> None:
-        a, t = next(pit)
-        cover(bmap, a, t)
+        a_sq, t_sq = next(pit)
+        cover(bmap, a_sq, t_sq)
 
     report("cover, range <= 10, uncached", timed(one_cover, n, clear_memo), 1e-6, "us")
     report("cover, range <= 10, cold tables", timed(one_cover, n, clear_all), 1e-6, "us")
-    for a, t in pairs:
-        cover(bmap, a, t)
+    for a_sq, t_sq in pairs:
+        cover(bmap, a_sq, t_sq)
     report("cover, range <= 10, cached", timed(one_cover, n), 1e-6, "us")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -131,7 +132,7 @@ def test_weapon_dice_without_a_weapon(tmp_path: Path) -> None:
     lib = lib.replace("    weapons:\n", "")
     errors = load_errors(tmp_path, lib=lib)
     error = find(errors, tmp_path / "lib.yaml", line_of(lib, "[slash]"), "creatures[0].powers[0]")
-    assert "[W]" in error.message and "no melee weapon" in error.message
+    assert "[W]" in error.message and "has no weapon" in error.message
 
 
 def test_weapon_dice_in_a_non_weapon_power(tmp_path: Path) -> None:
@@ -317,3 +318,32 @@ def test_top_level_must_be_a_mapping(tmp_path: Path) -> None:
     assert errors[0].file == str(tmp_path / "enc.yaml")
     assert errors[0].line == 1
     assert errors[0].field == "(file)"
+
+
+def test_number_where_dice_text_is_expected(tmp_path: Path) -> None:
+    lib = LIB.replace("damage: {dice: 1d8+3}", "damage: {dice: 6}")
+    errors = load_errors(tmp_path, lib=lib)
+    error = find(
+        errors, tmp_path / "lib.yaml", line_of(lib, "dice: 6"), "powers[1].hit.damage.dice"
+    )
+    assert error.message == 'expected a string, got 6 (write it in quotes: "6")'
+
+
+def test_errors_survive_pickling(tmp_path: Path) -> None:
+    errors = load_errors(tmp_path, enc=ENC.replace("creature: orc,", "creature: orcc,"))
+    original = ContentErrors(errors)
+    copy = pickle.loads(pickle.dumps(original))
+    assert str(copy) == str(original)
+    assert copy.errors == original.errors
+
+
+def test_several_errors_in_a_broken_encounter_are_all_found(tmp_path: Path) -> None:
+    # The encounter fails validation (round_limit), yet its other parts are still checked.
+    enc = ENC.replace("name: test", "name: test\nround_limit: 0")
+    enc = enc.replace("creature: orc,", "creature: orcc,").replace("#..#..#", "#..Y..#")
+    errors = load_errors(tmp_path, enc=enc)
+    file = tmp_path / "enc.yaml"
+    find(errors, file, line_of(enc, "round_limit"), "round_limit")
+    find(errors, file, line_of(enc, "#..Y..#"), "map.grid")
+    find(errors, file, line_of(enc, "orcc"), "combatants[1].creature")
+    assert len(errors) == 3

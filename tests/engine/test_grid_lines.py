@@ -8,6 +8,7 @@ instead; Hypothesis checks that both agree on random segments, maps and creature
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -42,7 +43,7 @@ def ref_walk(p: Sq, q: Sq) -> tuple[set[Sq], set[tuple[Sq, Sq]], set[Sq]]:
     interiors: set[Sq] = set()
     edges: set[tuple[Sq, Sq]] = set()
     points: set[Sq] = set()
-    for t0, t1 in zip(order, order[1:], strict=False):
+    for t0, t1 in itertools.pairwise(order):
         tm = (t0 + t1) / 2
         mx, my = px + tm * dx, py + tm * dy
         fx, fy = mx.numerator // mx.denominator, my.numerator // my.denominator
@@ -169,7 +170,9 @@ def maps(draw: st.DrawFn) -> BattleMap:
 
 @settings(max_examples=300, deadline=None)
 @given(maps(), st.data())
-def test_cover_and_effect_match_reference_on_random_maps(bmap: BattleMap, data: st.DataObject) -> None:
+def test_cover_and_effect_match_reference_on_random_maps(
+    bmap: BattleMap, data: st.DataObject
+) -> None:
     squares = bmap.squares()
     a = data.draw(st.sampled_from(squares))
     t = data.draw(st.sampled_from(squares))
