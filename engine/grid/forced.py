@@ -96,7 +96,9 @@ def forced_path_ok(
     occ = as_occupancy(occupancy)
     for k in range(1, len(path)):
         u, v = path[k - 1], path[k]
-        if k > 1 and any(bmap.cell(s).terrain is Terrain.PIT for s in footprint(u, size)):
+        if k > 1 and any(
+            bmap.in_bounds(s) and bmap.cell(s).terrain is Terrain.PIT for s in footprint(u, size)
+        ):
             return PathCheck(False, k - 1, f"the {kind} ends in the pit at {fmt(u)}", k)
         if v not in forced_steps(bmap, kind, source_squares, u, size, occ, target_id):
             why = {"push": "farther from", "pull": "closer to", "slide": "open next to"}[kind]
