@@ -63,23 +63,49 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
-    play.add_argument("--control", type=_control_arg, action="append", default=[],
-                      metavar="ID=player|ai", help="a side or a creature's id (repeatable)")
-    play.add_argument("--manual-dice", action="append", default=[], metavar="SIDE",
-                      help="this side's dice are typed in by hand (repeatable)")
+    play.add_argument(
+        "--control",
+        type=_control_arg,
+        action="append",
+        default=[],
+        metavar="ID=player|ai",
+        help="a side or a creature's id (repeatable)",
+    )
+    play.add_argument(
+        "--manual-dice",
+        action="append",
+        default=[],
+        metavar="SIDE",
+        help="this side's dice are typed in by hand (repeatable)",
+    )
+    play.add_argument(
+        "--pace",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="pause between AI actions (default 0.35)",
+    )
+    play.add_argument("--step", action="store_true", help="GM mode: each AI action waits for Space")
 
     sim = sub.add_parser("sim", help="play fights headless, AI on every side")
     sim.add_argument("encounter", help="bundled name (default, mirror, ...) or a file")
     sim.add_argument("--runs", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
-    sim.add_argument("--policy", type=_policy_arg, action="append", default=[],
-                     metavar="SIDE=tactical|naive")
-    sim.add_argument("--swap-sides", action="store_true",
-                     help="odd runs swap which side each named policy plays")
+    sim.add_argument(
+        "--policy", type=_policy_arg, action="append", default=[], metavar="SIDE=tactical|naive"
+    )
+    sim.add_argument(
+        "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
+    )
     sim.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
-    sim.add_argument("--dice", type=_dice_arg, default=None, metavar="20,3,...",
-                     help="dice faces to use first (only with --runs 1)")
+    sim.add_argument(
+        "--dice",
+        type=_dice_arg,
+        default=None,
+        metavar="20,3,...",
+        help="dice faces to use first (only with --runs 1)",
+    )
     sim.add_argument("--log-dir", type=Path, default=None)
     sim.add_argument("--json", action="store_true", help="machine-readable summary")
 
@@ -135,39 +161,67 @@ def cmd_list() -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    """Play `--runs` fights headless (AI on every side) and print the summary."""
     from ai.sim import Job, default_jobs, run_many, summarize
     from engine.content.loader import load_encounter
+    from engine.rulesets import get_ruleset
 
     if args.runs < 1:
         print("skirmish sim: --runs must be at least 1", file=sys.stderr)
         return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("skirmish sim: --jobs must be at least 1", file=sys.stderr)
+        return 2
     if args.dice and args.runs != 1:
         print("skirmish sim: --dice replays one fight: use it with --runs 1", file=sys.stderr)
         return 2
-    loaded = load_encounter(args.encounter, args.ruleset)  # fail early, before any process
+    try:
+        if args.ruleset:
+            get_ruleset(args.ruleset)
+        loaded = load_encounter(args.encounter, args.ruleset)  # fail early, before any process
+    except ValueError as exc:
+        if isinstance(exc, ContentErrors):
+            raise
+        print(f"skirmish sim: {exc}", file=sys.stderr)
+        return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
     unknown = [s for s in named if s not in sides]
     if unknown:
-        print(f"skirmish sim: no side {unknown[0]!r} in {args.encounter} (sides: "
-              f"{', '.join(sides)})", file=sys.stderr)
+        print(
+            f"skirmish sim: no side {unknown[0]!r} in {args.encounter} (sides: {', '.join(sides)})",
+            file=sys.stderr,
+        )
+        return 2
+    if args.swap_sides and len(sides) != 2:
+        print("skirmish sim: --swap-sides needs an encounter with two sides", file=sys.stderr)
         return 2
     if args.log_dir is not None:
         args.log_dir.mkdir(parents=True, exist_ok=True)
     jobs = []
     for i in range(args.runs):
         pol = {s: named.get(s, "tactical") for s in sides}
-        if args.swap_sides and i % 2 == 1 and len(sides) == 2:
+        if args.swap_sides and i % 2 == 1:
             a, b = sides
             pol = {a: pol[b], b: pol[a]}
-        jobs.append(Job(args.encounter, i, args.seed + i, pol, args.ruleset,
-                        str(args.log_dir) if args.log_dir else None,
-                        tuple(args.dice) if args.dice else None))
+        jobs.append(
+            Job(
+                args.encounter,
+                i,
+                args.seed + i,
+                pol,
+                args.ruleset,
+                str(args.log_dir) if args.log_dir else None,
+                tuple(args.dice) if args.dice else None,
+            )
+        )
     workers = args.jobs if args.jobs is not None else default_jobs()
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() and args.runs >= 20
     results = run_many(jobs, workers, _progress(args.runs) if show else None)
-    summary = summarize(results, sides, time.perf_counter() - t0)
+    summary = summarize(
+        results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
+    )
     if show:
         print(file=sys.stderr)
     if args.json:
@@ -188,20 +242,33 @@ def _progress(total: int):  # type: ignore[no-untyped-def]
 
 
 def format_summary(name: str, s: dict, sides: list[str]) -> str:  # type: ignore[type-arg]
+    """The human summary: wins per side with a 95% interval, rounds, AI decision times, and
+    per creature the damage dealt and taken and how often it dropped."""
     lines = [f"{name}: {s['runs']} fights in {s['elapsed_s']:.1f} s"]
     for side in [*sides, "draw"]:
         lo, hi = s["win_ci95"][side]
-        lines.append(f"  {side:<10} {s['wins'][side]:>5} wins  {100 * s['win_rate'][side]:5.1f}%"
-                     f"  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        lines.append(
+            f"  {side:<10} {s['wins'][side]:>5} wins  {100 * s['win_rate'][side]:5.1f}%"
+            f"  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+        )
+    by_policy = s.get("wins_by_policy")
+    if by_policy:
+        runs = max(1, s["runs"])
+        parts = [f"{pol} {n} ({100 * n / runs:.1f}%)" for pol, n in by_policy.items()]
+        lines.append("  by policy: " + ", ".join(parts))
     lines.append(f"  rounds: mean {s['mean_rounds']:.1f}, sd {s['stdev_rounds']:.1f}")
     if s["decisions"]:
         d = s["decision_ms"]
-        lines.append(f"  AI decisions: {s['decisions']}, p50 {d['p50']:.2f} ms, "
-                     f"p95 {d['p95']:.2f} ms, max {d['max']:.2f} ms")
+        lines.append(
+            f"  AI decisions: {s['decisions']}, p50 {d['p50']:.2f} ms, "
+            f"p95 {d['p95']:.2f} ms, max {d['max']:.2f} ms"
+        )
     lines.append(f"  {'creature':<16} {'dealt':>7} {'taken':>7} {'dropped':>8}")
     for cid, row in s["creatures"].items():
-        lines.append(f"  {cid:<16} {row['damage_dealt']:7.1f} {row['damage_taken']:7.1f} "
-                     f"{100 * row['drop_rate']:7.0f}%")
+        lines.append(
+            f"  {cid:<16} {row['damage_dealt']:7.1f} {row['damage_taken']:7.1f} "
+            f"{100 * row['drop_rate']:7.0f}%"
+        )
     if s["illegal_actions"]:
         lines.append(f"  WARNING: {s['illegal_actions']} illegal action(s) refused")
     return "\n".join(lines)

@@ -1,0 +1,43 @@
+"""End to end: the installed `skirmish` command in a real terminal (tmux) at 80x24, once with
+TERM=xterm-256color and once as a 16-colour console with NO_COLOR; a whole player turn by
+keystrokes, the screen read back, and a clean quit with exit status 0."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from e2e_helpers import FIXTURE, Tmux, play_one_turn, skirmish_command, wait_file
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.timeout(120),
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (apt-get install tmux)"),
+]
+
+TERMINALS = [
+    pytest.param({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, id="xterm-256color"),
+    pytest.param({"TERM": "linux", "NO_COLOR": "1"}, id="linux-no-color"),
+]
+
+
+@pytest.mark.parametrize("env", TERMINALS)
+def test_play_a_turn_and_quit(tmp_path: Path, env: dict[str, str]) -> None:
+    status = tmp_path / "status"
+    cmd = f"{skirmish_command()} play {FIXTURE} --seed 5 --pace 0.05; echo $? > {status}"
+    tmux = Tmux(80, 24)
+    try:
+        tmux.start(cmd, env)
+        first = tmux.wait_for("Initiative")
+        assert "Test Yard" in first and "K  Kara" in first
+        screen = play_one_turn(tmux)
+        assert "Goblin" in screen and "round" in screen
+        lines = screen.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+        tmux.keys("q")
+        tmux.wait_for("Leave this fight")
+        tmux.keys("y")
+        assert wait_file(status) == "0"
+    finally:
+        tmux.close()

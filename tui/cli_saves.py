@@ -1,0 +1,316 @@
+"""The save commands of `skirmish`: resume, replay and export.
+
+`add_parsers(subparsers)` adds them to the main parser; each sets `func`, so the caller runs
+`args.func(args)` (or `run(args)`). A save is checked headlessly before the app is started, so
+a bad file gets its one-line error without Textual ever loading; `export` never needs the app.
+Every failure a user can cause ends in one line on stderr and exit status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from engine.autosave import SaveInfo, list_saves, saves_dir
+from engine.encounter import Encounter
+from engine.events import Logged
+from engine.save import SaveError, SaveFile, read_save
+
+# --- parsers ---------------------------------------------------------------------------------
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Add `resume`, `replay` and `export` to an argparse subparsers object."""
+    resume = subparsers.add_parser(
+        "resume",
+        help="list unfinished fights, or open one",
+        description="Without FILE: list the unfinished fights (newest first). With a save file, "
+        "or a number from that list, open it in the app and play on.",
+    )
+    resume.add_argument(
+        "file", nargs="?", metavar="FILE|N", help="a save file, or the number of a listed fight"
+    )
+    resume.add_argument("--latest", action="store_true", help="open the newest unfinished fight")
+    resume.set_defaults(func=cmd_resume)
+
+    replay = subparsers.add_parser(
+        "replay", help="step through a saved fight or a combat log (read-only)"
+    )
+    replay.add_argument("file", metavar="FILE", help="a save, or a JSON Lines combat log")
+    replay.set_defaults(func=cmd_replay)
+
+    export = subparsers.add_parser(
+        "export", help="write a saved fight's combat log as JSON Lines or text"
+    )
+    export.add_argument("save", metavar="SAVE")
+    export.add_argument("--format", choices=["jsonl", "text"], default="jsonl")
+    export.add_argument(
+        "-o", "--output", metavar="FILE", default=None, help="write here instead of standard output"
+    )
+    export.set_defaults(func=cmd_export)
+
+
+def run(args: argparse.Namespace) -> int:
+    func: Callable[[argparse.Namespace], int] = args.func
+    return func(args)
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"skirmish {command}: {message}", file=sys.stderr)
+    return 1
+
+
+# --- resume ----------------------------------------------------------------------------------
+def when(dt: datetime, now: datetime | None = None) -> str:
+    """A time a person reads at a glance: `today 14:32`, `yesterday 09:10`, `2025-03-01 20:15`."""
+    now = now or datetime.now()
+    days = (now.date() - dt.date()).days
+    if days == 0:
+        return f"today {dt:%H:%M}"
+    if days == 1:
+        return f"yesterday {dt:%H:%M}"
+    return f"{dt:%Y-%m-%d %H:%M}"
+
+
+def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -> str:
+    if not saves:
+        lines = [f"No unfinished fights in {saves_dir()}."]
+    else:
+        width = max(len(s.encounter) for s in saves)
+        lines = ["Unfinished fights, newest first:"]
+        for i, s in enumerate(saves, start=1):
+            lines.append(
+                f"  {i:>2}. {s.encounter:<{width}}  round {s.round:<3} "
+                f"{when(s.updated):<16}  {s.path}"
+            )
+        lines.append("Open one with `skirmish resume N` (or a FILE, or --latest).")
+    if broken:
+        lines.append(f"{len(broken)} save(s) could not be read:")
+        lines.extend(f"  {b.error}" for b in broken)
+    return "\n".join(lines)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    target: str | None = args.file
+    if target is None or (target.isdigit() and not os.path.exists(target)):
+        everything = list_saves()
+        saves = [s for s in everything if s.error is None and not s.finished]
+        if target is None and not args.latest:
+            print(format_listing(saves, [s for s in everything if s.error is not None]))
+            return 0
+        index = 1 if target is None else int(target)
+        if not 1 <= index <= len(saves):
+            return _fail(
+                "resume",
+                f"no unfinished fight number {index} ({len(saves)} listed by `skirmish resume`)",
+            )
+        target = str(saves[index - 1].path)
+    try:
+        save = read_save(target)
+        save.encounter()  # replay now, so a bad save fails here in one line, not in the app
+    except SaveError as exc:
+        return _fail("resume", str(exc))
+    if save.finished is not None:
+        print(
+            f"{save.path}: this fight is over ({save.finished.get('reason')}); "
+            "`skirmish replay` steps through it",
+            file=sys.stderr,
+        )
+    if save.torn:
+        print(f"{save.path}: {save.torn}", file=sys.stderr)
+    try:
+        from tui.launch import launch_save
+    except ImportError as exc:
+        return _fail(
+            "resume",
+            f"the app can't start here ({exc}); the save is fine: {save.path} (round {save.round})",
+        )
+    return int(launch_save(save.path) or 0)
+
+
+# --- replay ----------------------------------------------------------------------------------
+def check_log(path: Path) -> int:
+    """Check that `path` is a JSON Lines combat log (its events count), else SaveError."""
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 20)
+            rest = sum(1 for line in handle if line.strip())
+    except OSError as exc:
+        raise SaveError(path, f"can't read it: {exc.strerror or exc}") from None
+    try:
+        obj = json.loads(first)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        obj = None
+    if not isinstance(obj, dict) or obj.get("type") != "encounter_start":
+        raise SaveError(
+            path,
+            "not a Skirmish save nor a combat log (a log's first line is an encounter_start event)",
+        )
+    return rest + 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        try:
+            save = read_save(path)
+        except SaveError as exc:
+            if not exc.what.startswith("not a Skirmish save"):
+                raise
+            check_log(path)
+        else:
+            save.encounter()
+    except SaveError as exc:
+        return _fail("replay", str(exc))
+    try:
+        from tui.launch import launch_replay
+    except ImportError as exc:
+        return _fail(
+            "replay",
+            f"the app can't start here ({exc}); "
+            f"`skirmish export {path} --format text` prints the fight",
+        )
+    return int(launch_replay(path) or 0)
+
+
+# --- export ----------------------------------------------------------------------------------
+def jsonl_lines(enc: Encounter) -> list[str]:
+    """The combat log of ../shared/log-schema.md, one JSON object per line."""
+    return [json.dumps(ev.to_json(), ensure_ascii=False) for ev in enc.log]
+
+
+def text_lines(enc: Encounter) -> list[str]:
+    """The readable log: the app's formatter (tui.logtext) when present, else `plain_line`."""
+    try:
+        logtext: Any = importlib.import_module("tui.logtext")
+    except ImportError:
+        logtext = None
+    if logtext is not None and hasattr(logtext, "format_log"):
+        names = logtext.names_of_encounter(enc)
+        return list(logtext.format_log(enc.log, names))
+    if logtext is not None and hasattr(logtext, "format_event"):
+        out = []
+        for ev in enc.log:
+            line = logtext.format_event(ev, enc.battle)
+            if line is not None:
+                out.append(str(getattr(line, "plain", line)))
+        return out
+    return [line for ev in enc.log if (line := plain_line(ev)) is not None]
+
+
+_KEY_FIELDS: dict[str, tuple[str, ...]] = {
+    "initiative": ("id", "total"),
+    "turn_start": ("id",),
+    "move": ("id", "mode", "path", "cost"),
+    "provoke": ("mover", "by", "taken"),
+    "attack": ("attacker", "target", "power", "total", "vs", "defense", "outcome"),
+    "damage": ("target", "amount", "hp_after"),
+    "heal": ("target", "amount", "hp_after"),
+    "effect_start": ("target", "name", "duration"),
+    "effect_end": ("target", "effect", "reason"),
+    "save": ("id", "total", "success"),
+    "death_save": ("id", "natural", "result"),
+    "state": ("id", "state", "hp"),
+    "decision": ("id", "summary"),
+    "encounter_end": ("winner", "reason", "rounds"),
+}
+_SKIP = {"action", "turn_end", "round_start", "initiative_order"}
+
+
+def plain_line(ev: Logged) -> str | None:
+    """A fallback text line for one event (the app's tui.logtext replaces it)."""
+    d = ev.to_json()
+    kind = d["type"]
+    if kind in _SKIP:
+        return None
+    if kind == "encounter_start":
+        return (
+            f"[{ev.round}] {d['encounter']}: {len(d['combatants'])} combatants, "
+            f"ruleset {d['ruleset']}, seed {d['seed']}"
+        )
+    keys = _KEY_FIELDS.get(kind, tuple(k for k in d if k not in ("seq", "type", "round")))
+    parts = []
+    for k in keys:
+        v = d.get(k)
+        if k == "path" and isinstance(v, list) and v:
+            v = "->".join(f"{x},{y}" for x, y in v)
+        parts.append(f"{k}={v}")
+    return f"[{ev.round}] {kind}: " + " ".join(parts)
+
+
+def _is_save(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(8) == b'{"crc":"'
+    except OSError:
+        return False
+
+
+def write_atomic(path: Path, lines: Iterable[str]) -> None:
+    """Write a whole file or nothing (a temp file renamed over it)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for line in lines:
+                handle.write(line + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def export(save: SaveFile, fmt: str) -> list[str]:
+    enc = save.encounter()
+    return jsonl_lines(enc) if fmt == "jsonl" else text_lines(enc)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        save = read_save(args.save)
+        lines = export(save, args.format)
+    except SaveError as exc:
+        return _fail("export", str(exc))
+    if save.torn:
+        print(f"{save.path}: {save.torn}", file=sys.stderr)
+    if args.output is None:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        return 0
+    out = Path(args.output)
+    if out.is_dir():
+        return _fail("export", f"{out}: is a folder")
+    if out.exists() and (_is_save(out) or out.resolve() == save.path.resolve()):
+        return _fail("export", f"{out}: is a Skirmish save; refusing to overwrite it")
+    try:
+        write_atomic(out, lines)
+    except OSError as exc:
+        return _fail("export", f"{out}: can't write it: {exc.strerror or exc}")
+    print(f"{len(lines)} lines written to {out}", file=sys.stderr)
+    return 0
+
+
+# --- standalone -------------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    """These commands alone (`python -m tui.cli_saves ...`), until the lead wires them in."""
+    parser = argparse.ArgumentParser(prog="skirmish")
+    add_parsers(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

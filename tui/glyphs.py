@@ -1,0 +1,116 @@
+"""How the grid draws things: two characters per square, so that a square looks square.
+
+The first character is the terrain or the creature's letter, the second a mark: a creature's
+number or state, or an overlay (reachable, path, provoke, threat, area, target). Every fact
+has a character, so the map reads the same with NO_COLOR and on a 16-colour console; colour
+only repeats what the characters say. The help screen's legend is built from the same tables.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from engine.grid import Cell, Obscured, Terrain
+
+Mark = Literal["reach", "path", "provoke", "threat", "area", "target", "origin"]
+
+MARKS: dict[Mark, tuple[str, str, str]] = {
+    # mark: (character, style, meaning)
+    "reach": ("·", "reach", "reachable with this move"),
+    "path": ("*", "path", "the path to the cursor"),
+    "provoke": ("!", "provoke", "leaving this square provokes an opportunity attack"),
+    "threat": ("x", "threat", "an enemy threatens this square (t toggles)"),
+    "area": ("*", "area", "inside the burst or blast"),
+    "target": ("+", "target", "a legal target (Tab cycles)"),
+    "origin": ("o", "origin", "a legal origin square for the area"),
+}
+
+TOKEN_MARKS: tuple[tuple[str, str], ...] = (
+    ("B ", "a player character (capital letter)"),
+    ("g ", "a monster (small letter)"),
+    ("g2", "the second creature drawn with the same letter"),
+    ("g!", "bloodied (at or below half its hit points)"),
+    ("B_", "down: dying, unconscious or stable"),
+)
+
+
+def terrain_glyph(cell: Cell) -> tuple[str, str]:
+    """(two characters, style name) for a square's terrain."""
+    t = cell.terrain
+    if t is Terrain.WALL:
+        return "##", "wall"
+    if t is Terrain.PILLAR:
+        return "OO", "wall"
+    if t is Terrain.OBSTACLE:
+        return "==", "obstacle"
+    if t is Terrain.PIT:
+        return "^^", "pit"
+    if cell.difficult and cell.obscured is not Obscured.NONE:
+        return "& ", "difficult"
+    if cell.difficult:
+        return "~ ", "difficult"
+    if cell.obscured is Obscured.LIGHT:
+        return ", ", "obscured"
+    if cell.obscured is Obscured.HEAVY:
+        return "; ", "obscured"
+    if cell.obscured is Obscured.TOTAL:
+        return "% ", "dark"
+    return ". ", "floor"
+
+
+TERRAIN_LEGEND: tuple[tuple[str, str], ...] = (
+    (". ", "floor"),
+    ("##", "wall: blocks movement, sight and line of effect"),
+    ("OO", "pillar: like a wall, one square"),
+    ("==", "low obstacle: blocks movement, gives cover"),
+    ("^^", "pit: can't be entered willingly"),
+    ("~ ", "difficult terrain: costs 2 squares to enter"),
+    (", ", "lightly obscured: concealment"),
+    ("; ", "heavily obscured: total concealment beyond adjacent"),
+    ("% ", "totally obscured: total concealment"),
+    ("& ", "undergrowth: difficult and lightly obscured"),
+)
+
+TERRAIN_NAMES: dict[str, str] = {
+    "floor": "floor",
+    "wall": "wall",
+    "obstacle": "obstacle",
+    "pit": "pit",
+    "difficult": "difficult",
+    "obscured": "obscured",
+    "dark": "darkness",
+}
+
+
+def describe_cell(cell: Cell) -> str:
+    """Words for a square's terrain (the details panel)."""
+    bits = [cell.terrain.value]
+    if cell.difficult:
+        bits.append("difficult")
+    if cell.obscured is not Obscured.NONE:
+        bits.append(cell.obscured.value.replace("_", " "))
+    return ", ".join(bits)
+
+
+def token_letters(creatures: list[tuple[str, str, bool]]) -> dict[str, tuple[str, str]]:
+    """(id, glyph or name, is_pc) in encounter order -> id: (letter, number or "").
+
+    PCs get capitals and monsters small letters; creatures sharing a letter are numbered.
+    """
+    letters: dict[str, str] = {}
+    for cid, glyph, pc in creatures:
+        ch = (glyph or "?")[0]
+        letters[cid] = ch.upper() if pc else ch.lower()
+    counts: dict[str, int] = {}
+    for ch in letters.values():
+        counts[ch] = counts.get(ch, 0) + 1
+    seen: dict[str, int] = {}
+    out: dict[str, tuple[str, str]] = {}
+    for cid, ch in letters.items():
+        if counts[ch] > 1:
+            seen[ch] = seen.get(ch, 0) + 1
+            n = seen[ch]
+            out[cid] = (ch, str(n) if n < 10 else "#")
+        else:
+            out[cid] = (ch, "")
+    return out

@@ -1,0 +1,1 @@
+"""The app's screens: start, encounter, help, end, and the modal dialogs."""

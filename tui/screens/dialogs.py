@@ -1,0 +1,167 @@
+"""Modal dialogs that return typed values: yes/no questions, the power picker, dice entry
+and the choice of where forced movement ends.
+
+Each is a `ModalScreen[T]` that `dismiss`es its value; the caller passes a callback. All are
+keyboard-first: Enter accepts, Escape backs out (where backing out means something).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine.dice import DiceRequest
+from tui.view import CreatureView
+
+Square = tuple[int, int]
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes/no question (confirm an attack, take an opportunity attack, quit the fight)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y", "answer(True)", "Yes"),
+        Binding("escape,n", "answer(False)", "No"),
+    ]
+
+    def __init__(self, title: str, body: Text | str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(classes="dialog")
+        self.title_text = title
+        self.body = body
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, classes="dialog-body")
+            yield Label(
+                f"[Enter/y] {self.yes}   [Esc/n] {self.no}", classes="dialog-keys", markup=False
+            )
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class PowerPicker(ModalScreen[str | None]):
+    """The current creature's powers: action type, range, usage; unusable ones say why."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, creature: CreatureView, reasons: dict[str, str | None]) -> None:
+        super().__init__(classes="dialog")
+        self.creature = creature
+        self.reasons = reasons
+
+    def compose(self) -> ComposeResult:
+        options: list[Option] = []
+        for p in self.creature.powers:
+            reason = self.reasons.get(p.id)
+            line = Text()
+            line.append(f"{p.name[:22]:<22}", style="bold" if not reason else "")
+            usage = "spent" if p.spent else p.usage
+            line.append(f" {p.action:<8} {p.reach:<16} {usage}")
+            if p.attack:
+                line.append(f"  {p.attack}")
+            if reason:
+                line.append(f"\n   {reason}", style="italic")
+            options.append(Option(line, id=p.id, disabled=reason is not None))
+        with Vertical(classes="dialog-box"):
+            yield Label(f"{self.creature.name}: use which power?", classes="dialog-title")
+            yield OptionList(*options, id="powers")
+            yield Label(
+                "[Up/Down] choose  [Enter] use  [Esc] cancel", classes="dialog-keys", markup=False
+            )
+
+    def on_mount(self) -> None:
+        ol = self.query_one(OptionList)
+        first = next((i for i, o in enumerate(ol.options) if not o.disabled), None)
+        if first is not None:
+            ol.highlighted = first
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class DiceEntry(ModalScreen[int | None]):
+    """Table mode: a person rolls a physical die and types the face (only 1..sides pass).
+
+    Ctrl+R lets the app roll this one instead (dismisses None).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "app_rolls", "Roll for me")]
+
+    def __init__(self, request: DiceRequest, who: str | None = None) -> None:
+        super().__init__(classes="dialog")
+        self.request = request
+        self.who = who
+
+    def compose(self) -> ComposeResult:
+        r = self.request
+        purpose = r.purpose or "a roll"
+        with Vertical(classes="dialog-box"):
+            yield Label("Roll a die", classes="dialog-title")
+            yield Static(f"{purpose}: roll 1d{r.sides}", classes="dialog-body")
+            yield Input(placeholder=f"1-{r.sides}", restrict=r"[0-9]*", max_length=4, id="face")
+            yield Label("", id="dice-error", classes="dialog-error")
+            yield Label(
+                "[Enter] accept  [Ctrl+R] let the app roll", classes="dialog-keys", markup=False
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        sides = self.request.sides
+        if text.isdigit() and 1 <= int(text) <= sides:
+            self.dismiss(int(text))
+            return
+        self.query_one("#dice-error", Label).update(
+            f"{text or 'nothing'} is not a face of a d{sides}: type 1 to {sides}"
+        )
+        self.query_one(Input).value = ""
+
+    def action_app_rolls(self) -> None:
+        self.dismiss(None)
+
+
+class ForcedMoveChoice(ModalScreen[int]):
+    """Where a push, pull or slide ends: one line per option (Escape takes the first)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "first", "First option")]
+
+    def __init__(self, title: str, options: list[tuple[Square, ...]]) -> None:
+        super().__init__(classes="dialog")
+        self.title_text = title
+        self.paths = options
+
+    def compose(self) -> ComposeResult:
+        items = []
+        for i, path in enumerate(self.paths):
+            end = path[-1]
+            items.append(Option(f"{end[0]},{end[1]}  ({len(path) - 1} squares)", id=str(i)))
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield OptionList(*items)
+            yield Label("[Enter] choose  [Esc] the first", classes="dialog-keys", markup=False)
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+    def action_first(self) -> None:
+        self.dismiss(0)

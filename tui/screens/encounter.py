@@ -1,0 +1,393 @@
+"""The encounter screen: the grid, the initiative order, the log and the details panel, and
+every key a player uses in a fight.
+
+The screen never changes the fight itself: it turns keys into engine actions, hands them to
+the controller's worker, and draws the `View`s and log lines that come back as messages.
+Engine queries for overlays (reachable squares, targets, previews) run here only on a player's
+turn, while no worker runs, under the controller's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from engine.actions import (
+    Action,
+    Move,
+    UsePower,
+)
+from engine.content.loader import LoadedEncounter
+from engine.encounter import Encounter
+from tui import modes
+from tui.controller import (
+    Ask,
+    Controller,
+    Failed,
+    GameOptions,
+    Idle,
+    News,
+    Refused,
+    Update,
+    Waiting,
+)
+from tui.glyphs import describe_cell
+from tui.logtext import LogFormatter
+from tui.screens.asks import dialog_for
+from tui.screens.commands import FightCommands
+from tui.screens.dialogs import Confirm, PowerPicker
+from tui.view import View
+from tui.widgets.details import DetailsPanel, creature_text
+from tui.widgets.grid import GridPane, Overlay
+from tui.widgets.panes import InitiativePane, LogPane, StatusLine
+
+T = TypeVar("T")
+Square = tuple[int, int]
+DIRS = {
+    "up,k,8": (0, -1),
+    "down,j,2": (0, 1),
+    "left,h,4": (-1, 0),
+    "right,l,6": (1, 0),
+    "y,7,home": (-1, -1),
+    "u,9,pageup": (1, -1),
+    "b,1,end": (-1, 1),
+    "n,3,pagedown": (1, 1),
+}
+MODE_ACTIONS = {"confirm", "cancel"}
+BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo"}
+
+
+class EngineNews(Message):
+    """Something the controller's worker reports (posted from the worker thread)."""
+
+    def __init__(self, news: News) -> None:
+        super().__init__()
+        self.news = news
+
+
+class EncounterScreen(FightCommands, Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            Binding(keys, f"cursor({dx},{dy})", "Cursor", show=False)
+            for keys, (dx, dy) in DIRS.items()
+        ),
+        Binding("question_mark", "help", "Help"),
+        Binding("m", "move('walk')", "Move"),
+        Binding("p", "powers", "Power"),
+        Binding("a", "basic", "Attack"),
+        Binding("e", "end_turn", "End turn"),
+        Binding("z,ctrl+z", "undo", "Undo"),
+        Binding("q", "quit_fight", "Quit"),
+        Binding("enter", "confirm", "Confirm"),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("tab", "cycle(1)", "Next", show=False),
+        Binding("shift+tab", "cycle(-1)", "Previous", show=False),
+        Binding("r", "move('run')", "Run", show=False),
+        Binding("s", "move('shift')", "Shift", show=False),
+        Binding("w", "second_wind", "Second wind", show=False),
+        Binding("g", "stand_up", "Get up", show=False),
+        Binding("A", "action_point", "Action point", show=False),
+        Binding("d", "delay", "Delay", show=False),
+        Binding("t", "threats", "Threats", show=False),
+        Binding("c", "take_over", "Take over", show=False),
+        Binding("v", "verbose", "AI explain", show=False),
+        Binding("G", "step_mode", "GM step mode", show=False),
+        Binding("space,full_stop", "step", "Step AI", show=False),
+    ]
+
+    def __init__(self, loaded: LoadedEncounter, options: GameOptions) -> None:
+        super().__init__()
+        self.loaded = loaded
+        self.options = options
+        self.controller = Controller(loaded, options, self._news)
+        self.formatter = LogFormatter(self.controller.names)
+        self.view: View = self.controller.snapshot()
+        self.mode: modes.Mode = modes.Browse()
+        self.show_threats = False
+        self.hint = "Starting..."
+        self._turn: str | None = None
+        self._ended = False
+        self._refused = False
+        self._browsing = True
+        self._flash = ""
+        """A message that wins over the mode's own hint for one refresh (a refusal)."""
+
+    # --- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield GridPane(self.loaded.bmap, id="grid")
+                yield LogPane(id="log", wrap=True, max_lines=2000, min_width=20)
+            with Vertical(id="right"):
+                yield InitiativePane(id="initiative")
+                yield DetailsPanel(id="details")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#log", LogPane).border_title = "Log"
+        self.query_one("#grid", GridPane).border_title = self.loaded.spec.map.name
+        self._start_worker(self.controller.run_start)
+
+    def on_unmount(self) -> None:
+        self.controller.close()
+
+    # --- the worker -----------------------------------------------------------------------
+    def _news(self, news: News) -> None:
+        self.post_message(EngineNews(news))  # thread-safe
+
+    def _start_worker(self, body: Callable[[], None]) -> None:
+        self.controller.busy = True
+        self.run_worker(body, thread=True, group="engine", exit_on_error=False)
+
+    def on_engine_news(self, message: EngineNews) -> None:
+        news = message.news
+        log = self.query_one("#log", LogPane)
+        if isinstance(news, Update):
+            if news.reset:
+                log.clear()
+                self.formatter = LogFormatter(self.controller.names, explain=self.formatter.explain)
+            log.add(self.formatter.lines(news.events))
+            self._show_view(news.view)
+            if not self.controller.player_turn_view(news.view) and not self.controller.step_mode:
+                self.hint = "the AI plays (c on a creature takes it over)"
+        elif isinstance(news, Ask):
+            self._show_view(news.view)
+            self.hint = "Waiting for your answer"
+            self.app.push_screen(dialog_for(news), self.controller.reply)
+        elif isinstance(news, Refused):
+            self._refused = True
+            self.hint = self._flash = f"Can't: {news.reason}"
+            self.notify(news.reason, title="Not allowed", severity="warning", timeout=3)
+        elif isinstance(news, Waiting):
+            name = self.view.creatures[news.who].name if news.who in self.view.creatures else ""
+            self.hint = f"GM step: Space plays {name}'s next action"
+        elif isinstance(news, Failed):
+            log.error(news.message.splitlines()[0])
+            self.notify(news.message.splitlines()[0], title="Engine error", severity="error")
+        elif isinstance(news, Idle):
+            self._show_view(news.view)
+            if news.view.over and not self._ended:
+                self._ended = True
+                from tui.screens.end import EndScreen
+
+                self.app.push_screen(EndScreen(news.view, self.options))
+                return
+            if self.controller.player_turn_view(news.view) and not self._refused:
+                self.hint = "Your turn (? for help)"
+            self._refused = False
+        self._refresh_mode()
+
+    def _show_view(self, view: View) -> None:
+        self.view = view
+        if view.current and view.current != self._turn:
+            self._turn = view.current
+            self.mode = modes.Browse()
+            active = view.creatures[view.current]
+            self.query_one("#grid", GridPane).cursor = active.pos
+        self.query_one("#initiative", InitiativePane).show(view)
+
+    # --- engine queries (UI thread, idle only) -------------------------------------------
+    def _engine(self, fn: Callable[[Encounter], T]) -> T | None:
+        ctl = self.controller
+        if ctl.busy or not ctl.try_lock():
+            return None
+        try:
+            return fn(ctl.enc)
+        finally:
+            ctl.lock.release()
+
+    def _can_act(self) -> bool:
+        ctl = self.controller
+        return not ctl.busy and self.controller.player_turn_view(self.view)
+
+    def _submit(self, action: Action) -> None:
+        if not self._can_act():
+            self.hint = "Wait: it is not your turn"
+            self._refresh_mode()
+            return
+        self.mode = modes.Browse()
+        self.hint = "..."
+        self._start_worker(lambda: self.controller.run_action(action))
+        self._refresh_mode()
+
+    # --- drawing the mode -----------------------------------------------------------------
+    def _refresh_mode(self) -> None:
+        grid = self.query_one("#grid", GridPane)
+        details = self.query_one("#details", DetailsPanel)
+        cursor = grid.cursor
+        overlay = Overlay()
+        mode = self.mode
+        preview = None
+        if not isinstance(mode, modes.Browse):
+            got = self._engine(lambda enc: modes.mode_overlay(enc, mode, cursor, self.hint))
+            if got is not None:
+                overlay, self.hint, preview = got
+        elif self.show_threats and self._can_act():
+            marks = self._engine(modes.threat_overlay)
+            overlay = Overlay(marks or {})
+        if self._flash:
+            self.hint, self._flash = self._flash, ""
+        grid.show(self.view, overlay)
+        if preview is not None:
+            details.show(preview, "Preview")
+        else:
+            c = self.view.at(cursor)
+            cell = describe_cell(self.loaded.bmap.cell(cursor))
+            title = f"Details · {cursor[0]},{cursor[1]} {cell}"
+            details.show(creature_text(c) if c else cell, title)
+        self.query_one("#status", StatusLine).show(self.view, self.hint)
+        browsing = isinstance(mode, modes.Browse)
+        if browsing != self._browsing:
+            self._browsing = browsing
+            self.refresh_bindings()
+
+    # --- keys -----------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        browsing = isinstance(self.mode, modes.Browse)
+        if action in MODE_ACTIONS:
+            return not browsing
+        if action in BROWSE_ACTIONS:
+            return browsing  # while aiming or moving: Enter or Escape first
+        return True
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        grid = self.query_one("#grid", GridPane)
+        bmap = self.loaded.bmap
+        x, y = grid.cursor
+        grid.cursor = (max(0, min(bmap.width - 1, x + dx)), max(0, min(bmap.height - 1, y + dy)))
+        if isinstance(self.mode, modes.Targeting):
+            hit = self.view.at(grid.cursor)
+            if hit is not None and hit.id in self.mode.targets:
+                self.mode.index = self.mode.targets.index(hit.id)
+        self._refresh_mode()
+
+    def _set_mode(self, got: modes.Mode | str | None) -> None:
+        if got is None:
+            self.hint = "Wait: it is not your turn"
+        elif isinstance(got, str):
+            self.hint = f"Can't: {got}"
+        else:
+            self.mode = got
+            grid = self.query_one("#grid", GridPane)
+            if isinstance(got, modes.Targeting):
+                self._cursor_to(got.target)
+            elif isinstance(got, modes.Placing) and got.origins and grid.cursor not in got.origins:
+                grid.cursor = got.origins[0]
+        self._refresh_mode()
+
+    def _cursor_to(self, cid: str) -> None:
+        c = self.view.creatures.get(cid)
+        if c is not None:
+            self.query_one("#grid", GridPane).cursor = c.pos
+
+    def action_move(self, kind: str) -> None:
+        if not self._can_act():
+            return self._set_mode(None)
+        self._set_mode(self._engine(lambda enc: modes.start_move(enc, kind)))
+
+    def action_powers(self) -> None:
+        active = self.view.active
+        if not self._can_act() or active is None:
+            return self._set_mode(None)
+        reasons = self._engine(modes.power_reasons) or {}
+        self.app.push_screen(PowerPicker(active, reasons), self._aim)
+
+    def _aim(self, power_id: str | None) -> None:
+        if power_id is None:
+            return
+        got = self._engine(lambda enc: modes.start_power_by_id(enc, power_id))
+        if isinstance(got, modes.Placing) and not got.origins:
+            self.mode = got
+            return self.action_confirm()
+        if isinstance(got, modes.Targeting) and got.power.target == "self":
+            self.mode = got
+            return self.action_confirm()
+        self._set_mode(got)
+
+    def action_basic(self) -> None:
+        if not self._can_act():
+            return self._set_mode(None)
+
+        def pick(enc: Encounter) -> str | None:
+            usable = [p for p, why in enc.usable_powers() if why is None and p.attack]
+            for p in sorted(usable, key=lambda p: (not p.basic, p.kind != "melee")):
+                if p.kind in ("melee", "ranged") and enc.targets(p.id):
+                    return p.id
+            return None
+
+        power_id = self._engine(pick)
+        if power_id is None:
+            self.hint = "Can't: no enemy in reach of a basic attack (p lists every power)"
+            return self._refresh_mode()
+        self._aim(power_id)
+
+    def action_cycle(self, step: int) -> None:
+        mode = self.mode
+        if isinstance(mode, modes.Targeting):
+            mode.index = (mode.index + step) % len(mode.targets)
+            self._cursor_to(mode.target)
+        elif isinstance(mode, modes.Placing) and mode.origins:
+            mode.index = (mode.index + step) % len(mode.origins)
+            self.query_one("#grid", GridPane).cursor = mode.origins[mode.index]
+        else:
+            alive = [cid for cid in self.view.order if self.view.creatures[cid].alive]
+            if not alive:
+                return
+            here = self.view.at(self.query_one("#grid", GridPane).cursor)
+            i = alive.index(here.id) if here is not None and here.id in alive else -step
+            self._cursor_to(alive[(i + step) % len(alive)])
+        self._refresh_mode()
+
+    def action_confirm(self) -> None:
+        mode = self.mode
+        cursor = self.query_one("#grid", GridPane).cursor
+        if isinstance(mode, modes.Moving):
+            path = modes.move_path(mode, cursor)
+            if path is None:
+                self._flash = "Can't: pick a square marked with a dot"
+                return self._refresh_mode()
+            return self._submit(Move(tuple(path), mode.mode))
+        if isinstance(mode, modes.Targeting):
+            power, target = mode.power, mode.target
+            body = self._engine(lambda enc: modes.preview_text(enc, power, [target]))
+            return self._confirm(f"Use {power.name}?", body, UsePower(power.id, (target,)))
+        if isinstance(mode, modes.Placing):
+            p = mode
+            got = self._engine(lambda enc: modes.area_of(enc, p, cursor))
+            if got is None or (p.origins and got[2] is None):
+                self._flash = "Can't: move the cursor onto a marked origin square (o)"
+                return self._refresh_mode()
+            _, who, origin = got
+            body = self._engine(lambda enc: modes.preview_text(enc, p.power, who, origin))
+            return self._confirm(f"Use {p.power.name}?", body, UsePower(p.power.id, origin=origin))
+
+    def _confirm(self, title: str, body: Any, action: Action) -> None:
+        def done(ok: bool | None) -> None:
+            if ok:
+                self._submit(action)
+            elif isinstance(self.mode, modes.Placing) and not self.mode.origins:
+                self.mode = modes.Browse()
+                self._refresh_mode()
+
+        self.app.push_screen(Confirm(title, body or "", "Use it", "Back"), done)
+
+    def action_cancel(self) -> None:
+        self.mode = modes.Browse()
+        self.hint = "Cancelled"
+        self._refresh_mode()
+
+    def action_undo(self) -> None:
+        if self.controller.busy:
+            self.hint = "Wait: undo works on your turn"
+            return self._refresh_mode()
+        self.mode = modes.Browse()
+        self._turn = None
+        self._start_worker(self.controller.run_undo)

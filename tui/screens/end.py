@@ -1,0 +1,76 @@
+"""The end screen: who won, after how many rounds, and what each creature dealt, took and
+how often it dropped; play again or quit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tui.controller import GameOptions
+from tui.view import View
+
+REASONS = {
+    "defeat": "the other side has nobody standing",
+    "round_limit": "the round limit",
+    "stopped": "stopped",
+}
+
+
+class EndScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,a", "again", "Play again"),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, view: View, options: GameOptions) -> None:
+        super().__init__()
+        self.view = view
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        v = self.view
+        title = Text()
+        winner = f"Winner: {v.winner}" if v.winner else "Nobody wins"
+        title.append(winner, style="bold")
+        why = REASONS.get(v.end_reason or "", v.end_reason or "")
+        title.append(f" after {v.round} round(s): {why}.")
+        table = Table(box=None, expand=True)
+        table.add_column("creature")
+        table.add_column("side")
+        table.add_column("hp", justify="right")
+        table.add_column("dealt", justify="right")
+        table.add_column("taken", justify="right")
+        table.add_column("drops", justify="right")
+        for c in v.creatures.values():
+            state = "" if c.state == "healthy" else f" {c.state}"
+            table.add_row(
+                f"{c.label} {c.name}",
+                c.side,
+                f"{c.hp}/{c.max_hp}{state}",
+                str(c.damage_dealt),
+                str(c.damage_taken),
+                str(c.drops),
+            )
+        with Vertical(id="end"):
+            yield Static(title, id="end-title")
+            yield Static(table)
+            yield Static(Text("Enter: play again    q: quit", style="bold"), id="end-keys")
+        yield Footer(compact=True)
+
+    def action_again(self) -> None:
+        from tui.app import SkirmishApp
+
+        app = self.app
+        assert isinstance(app, SkirmishApp)
+        app.play(replace(self.options, seed=self.options.seed + 1))
+
+    def action_quit(self) -> None:
+        self.app.exit(0)

@@ -1,0 +1,1 @@
+"""The encounter screen's panes: grid, initiative, log, status and details."""

@@ -1,0 +1,81 @@
+"""The details panel: the creature under the cursor, or the attack preview while targeting.
+
+Defenses, hit points, speed, conditions with their durations and powers with their usage
+state, all as words, so the panel reads the same without colour.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tui.view import CreatureView
+
+ACTION_SHORT = {
+    "standard": "std",
+    "move": "move",
+    "minor": "minor",
+    "free": "free",
+    "immediate": "imm",
+}
+USAGE_SHORT = {"at-will": "at-will", "encounter": "enc", "daily": "daily"}
+
+
+def creature_text(c: CreatureView) -> Text:
+    out = Text()
+    side = "hero" if c.pc else c.role
+    out.append(f"{c.label.strip()} {c.name}", style="bold")
+    out.append(f"  {side} L{c.level}\n")
+    state = "" if c.state == "healthy" else f" {c.state.upper()}"
+    out.append(f"HP {c.hp}/{c.max_hp}", style="bold")
+    out.append(state)
+    if c.temp_hp:
+        out.append(f" temp {c.temp_hp}")
+    out.append(f"  speed {c.speed}")
+    if c.pc:
+        out.append(f"  surges {c.surges}  AP {c.action_points}")
+    if c.death_failures:
+        out.append(f"  death fails {c.death_failures}")
+    ac, fort, ref, will = c.defenses
+    out.append(f"\nAC {ac} Fort {fort} Ref {ref} Will {will}")
+    out.append("  played by you" if c.control == "player" else "  AI")
+    if c.second_wind_used:
+        out.append("\nsecond wind used")
+    conds = [x for x in c.conditions if x not in ("flat_footed",)]
+    if conds:
+        out.append("\nConditions: " + ", ".join(conds), style="bold")
+    for e in c.effects:
+        out.append(f"\n  {e.name}: {e.parts}; {e.duration}")
+    if c.powers:
+        out.append("\nPowers:")
+    for p in c.powers:
+        usage = "SPENT" if p.spent else USAGE_SHORT.get(p.usage, p.usage)
+        line = f"\n {p.name[:16]:<16} {ACTION_SHORT.get(p.action, p.action):<5} {usage}"
+        out.append(line, style="bright_black" if p.spent else "")
+        out.append(
+            f"\n   {p.reach}" + (f", {p.attack}" if p.attack else ""),
+            style="bright_black" if p.spent else "dim",
+        )
+    return out
+
+
+class DetailsPanel(VerticalScroll, can_focus=False):
+    """A scrollable panel holding one block of text."""
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(id="details-body")
+
+    _last: tuple[str, str] | None = None
+    _lines = 0
+
+    def show(self, text: Text | str, title: str = "Details") -> None:
+        plain = text.plain if isinstance(text, Text) else text
+        key = (plain, str(text.spans) if isinstance(text, Text) else "")
+        self.border_title = title
+        if key == self._last:
+            return  # an unchanged panel costs nothing: no repaint, no layout
+        self._last = key
+        lines = plain.count("\n")
+        self.query_one("#details-body", Static).update(text, layout=lines != self._lines)
+        self._lines = lines

@@ -1,0 +1,162 @@
+"""The initiative pane, the log pane and the status line: they draw what the screen hands down.
+
+Each line carries its facts as text (a marker for the current creature, the hit points as a
+number and a bar, state words, condition codes), so nothing is told by colour alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Size
+from textual.widgets import RichLog, Static
+
+from tui.logtext import Line
+from tui.view import CreatureView, View
+
+BAR = 4
+KIND_STYLE: dict[str, Style] = {
+    "info": Style(color="bright_black"),
+    "round": Style(color="bright_white", bold=True),
+    "turn": Style(color="cyan"),
+    "move": Style(color="bright_blue"),
+    "hit": Style(color="bright_red"),
+    "miss": Style(color="white"),
+    "damage": Style(color="red"),
+    "heal": Style(color="bright_green"),
+    "effect": Style(color="magenta"),
+    "save": Style(color="yellow"),
+    "state": Style(color="bright_yellow", bold=True),
+    "ai": Style(color="bright_black", italic=True),
+    "end": Style(color="bright_white", bold=True, reverse=True),
+    "error": Style(color="bright_white", bgcolor="red"),
+}
+STATE_WORD = {
+    "bloodied": "BLOODIED",
+    "unconscious": "UNCONSCIOUS",
+    "dying": "DYING",
+    "stable": "STABLE",
+    "dead": "DEAD",
+    "healthy": "",
+}
+
+
+def hp_bar(c: CreatureView, width: int = BAR) -> Text:
+    frac = max(0.0, min(1.0, c.hp / c.max_hp)) if c.max_hp else 0.0
+    full = round(frac * width)
+    if c.hp > 0 and full == 0:
+        full = 1
+    style = "green" if frac > 0.5 else "yellow" if frac > 0 else "red"
+    return Text("█" * full, style=style) + Text("░" * (width - full), style="bright_black")
+
+
+def initiative_line(c: CreatureView, current: bool, width: int) -> Text:
+    """One creature: marker, token, name, hp number and bar, state and conditions."""
+    mark = ">" if current else " "
+    side_style = "bold bright_cyan" if c.pc else "bold bright_red"
+    line = Text(mark, style="bold reverse" if current else "")
+    line.append(" ")
+    line.append(c.label, style=side_style)
+    ai = "*" if (c.pc and c.control == "ai") or (not c.pc and c.control == "player") else " "
+    line.append(ai)
+    hp = f"{c.hp:>3}/{c.max_hp:<3}"
+    tail = Text(" ")
+    tail.append(hp)
+    if c.temp_hp:
+        tail.append(f"+{c.temp_hp}", style="bright_cyan")
+    tail.append(" ")
+    tail.append_text(hp_bar(c))
+    state = STATE_WORD.get(c.state, c.state.upper())
+    extra = " ".join(x for x in (state, "DELAY" if c.delayed else "", c.codes) if x)
+    if extra:
+        tail.append(" " + extra, style="bold" if state else "")
+    name_width = max(4, width - len(line) - len(tail))
+    name = c.name if len(c.name) <= name_width else c.name[: name_width - 1] + "…"
+    line.append(name.ljust(name_width), style="dim" if not c.alive else "")
+    line.append_text(tail)
+    line.truncate(width)
+    return line
+
+
+class InitiativePane(Static):
+    """The order of play with the current creature marked; the round in the border title."""
+
+    _rows = -1
+    _view: View | None = None
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        view = self._view
+        return len(view.order or view.creatures) if view is not None else 1
+
+    def show(self, view: View) -> None:
+        self._view = view
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        view = self._view
+        if view is None:
+            return
+        width = max(20, self.content_size.width or 36)
+        order = list(view.order or tuple(view.creatures))
+        rows = self.content_size.height or len(order)
+        start = 0
+        if len(order) > rows and view.current in order:
+            # Keep the current creature in sight, with the one before it for context.
+            start = max(0, min(order.index(view.current) - 1, len(order) - rows))
+        shown = order[start : start + rows] if len(order) > rows else order
+        out = Text(no_wrap=True, overflow="crop")
+        for i, cid in enumerate(shown):
+            if i:
+                out.append("\n")
+            out.append_text(initiative_line(view.creatures[cid], cid == view.current, width))
+        self.update(out, layout=len(order) != self._rows)
+        self._rows = len(order)
+        label = "surprise round" if view.surprise else f"round {view.round}"
+        self.border_title = f"Initiative · {label}"
+        self.border_subtitle = (
+            f"{start + 1}-{start + len(shown)} of {len(order)}" if len(shown) < len(order) else ""
+        )
+
+
+class LogPane(RichLog):
+    """Scrollback of log lines, coloured by kind; the lines themselves say everything."""
+
+    def add(self, lines: Iterable[Line]) -> None:
+        for ln in lines:
+            self.write(Text(ln.text, style=KIND_STYLE.get(ln.kind, Style())))
+
+    def error(self, text: str) -> None:
+        self.write(Text(text, style=KIND_STYLE["error"]))
+
+
+class StatusLine(Static):
+    """Whose turn it is, what actions remain, and what the current mode expects."""
+
+    _plain = ""
+
+    def show(self, view: View | None, hint: str) -> None:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if view is not None and view.active is not None:
+            c = view.active
+            out.append(f"R{view.round} ", style="bold")
+            out.append(f"{c.label.strip()} {c.name}", style="bold")
+            if c.control == "player":
+                s, m, n = view.actions
+                out.append(" [")
+                for ok, letter in ((s, "S"), (m, "M"), (n, "m")):
+                    out.append(letter if ok else "-", style="bold green" if ok else "bright_black")
+                out.append("]")
+            else:
+                out.append(" (AI)")
+        elif view is not None and view.over:
+            out.append("The fight is over", style="bold")
+        if hint:
+            out.append("  " + hint, style="italic")
+        if out.plain != self._plain:
+            self._plain = out.plain
+            self.update(out, layout=False)
