@@ -32,14 +32,15 @@ DOCS = ROOT / "docs" / "content.md"
 # --- the bundled content -------------------------------------------------------------------
 
 
-def test_bundled_default_loads() -> None:
-    loaded = load_encounter("default")
-    assert loaded.source == "default"
+def test_bundled_goblin_hall_loads() -> None:
+    # goblin-hall is the small fight the loader tests pin down; `default` grows with content.
+    loaded = load_encounter("goblin-hall")
+    assert loaded.source == "goblin-hall"
     assert loaded.path is None
     assert (loaded.bmap.width, loaded.bmap.height) == (20, 12)
     assert sorted(loaded.sources) == [
         "maps/bestiary/goblins.yaml",
-        "maps/encounters/default.yaml",
+        "maps/encounters/goblin-hall.yaml",
         "maps/party/heroes.yaml",
     ]
     sides = {c.side for c in loaded.spec.combatants}
@@ -52,8 +53,8 @@ def test_bundled_default_loads() -> None:
     assert len(loaded.content_hash) == 64
 
 
-def test_bundled_default_exercises_the_rules() -> None:
-    loaded = load_encounter("default")
+def test_bundled_goblin_hall_exercises_the_rules() -> None:
+    loaded = load_encounter("goblin-hall")
     powers = loaded.powers.values()
     assert any(p.kind == "close" and p.blast and p.usage == "encounter" for p in powers)
     assert any(p.kind == "area" and p.burst for p in powers)
@@ -84,8 +85,10 @@ def test_every_bundled_file_checks_clean() -> None:
 
 
 def test_bundled_encounters_listing() -> None:
-    (info,) = [e for e in bundled_encounters() if e.name == "default"]
+    (info,) = [e for e in bundled_encounters() if e.name == "goblin-hall"]
     assert (info.width, info.height, info.creatures) == (20, 12, 8)
+    (default,) = [e for e in bundled_encounters() if e.name == "default"]
+    assert (default.width, default.height) == (30, 20)
     assert info.ruleset == "ffd20"
     assert info.description and "\n" not in info.description
 
