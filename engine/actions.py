@@ -89,14 +89,34 @@ class Ready(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Bluff(Action):
+    """Once per encounter, a standard action: Bluff against an adjacent enemy's passive
+    Insight; on a success, combat advantage against it until the end of the bluffer's next
+    turn (F-MOD-13)."""
+
+    name: ClassVar[str] = "bluff"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     name: ClassVar[str] = "end_turn"
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.name: cls
-    for cls in (Move, UsePower, SecondWind, StandUp, Sustain, SpendActionPoint, Delay, Ready,
-                EndTurn)
+    for cls in (
+        Move,
+        UsePower,
+        SecondWind,
+        StandUp,
+        Sustain,
+        SpendActionPoint,
+        Delay,
+        Ready,
+        Bluff,
+        EndTurn,
+    )
 }
 
 
@@ -113,9 +133,7 @@ def action_from_json(data: dict[str, Any]) -> Action:
         value = data[f.name]
         if f.name in ("path", "squares"):
             value = tuple(tuple(v) for v in value)
-        elif f.name == "targets":
-            value = tuple(value)
-        elif f.name == "origin" and value is not None:
+        elif f.name == "targets" or (f.name == "origin" and value is not None):
             value = tuple(value)
         kwargs[f.name] = value
     try:

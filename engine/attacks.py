@@ -14,7 +14,7 @@ from engine.battle import Battle
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
-from engine.grid import adjacent, concealment, cover
+from engine.grid import adjacent, concealment, cover, footprint
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -48,20 +48,30 @@ class AttackPreview:
     damage: str
 
 
-def can_see(battle: Battle, viewer: Combatant, target: Combatant) -> bool:
-    """F-MOD-8, F-MOD-11: blinded viewers and invisible targets aren't seen."""
+def can_see(
+    battle: Battle, viewer: Combatant, target: Combatant, at: Square | None = None
+) -> bool:
+    """F-MOD-8, F-MOD-11: blinded viewers and invisible targets aren't seen. `at`: as if the
+    viewer stood there."""
     if battle.flag(viewer, "cant_see") or battle.has(target, "invisible"):
         return False
-    return concealment(battle.map, battle.squares(viewer), battle.squares(target)) != "total"
+    v_sq = battle.squares(viewer) if at is None else footprint(at, viewer.size)
+    return concealment(battle.map, v_sq, battle.squares(target)) != "total"
 
 
-def flanking(battle: Battle, attacker: Combatant, target: Combatant) -> bool:
+def flanking(
+    battle: Battle, attacker: Combatant, target: Combatant, at: Square | None = None
+) -> bool:
     """Attacker and an ally on opposite sides of the target, both adjacent to it, the ally able
-    to take opportunity attacks (F-MOD-1, flanking)."""
+    to take opportunity attacks (F-MOD-1, flanking).
+
+    `at`: judge it as if the attacker stood there (top-left square), for the AI's "what if I
+    moved to X"; nothing changes either way."""
     t_sq = battle.squares(target)
-    if not adjacent(battle.squares(attacker), t_sq) or not battle.can_react(attacker):
+    pos = attacker.pos if at is None else at
+    if not adjacent(footprint(pos, attacker.size), t_sq) or not battle.can_react(attacker):
         return False
-    a_side = _side(attacker, target)
+    a_side = _side_at(pos, attacker.size, target)
     want = (-a_side[0], -a_side[1])
     for ally in battle.allies_of(attacker):
         if not ally.standing or not battle.can_react(ally) or battle.flag(ally, "cant_see"):
@@ -73,10 +83,14 @@ def flanking(battle: Battle, attacker: Combatant, target: Combatant) -> bool:
 
 def _side(c: Combatant, target: Combatant) -> tuple[int, int]:
     """Which side of the target's space `c` stands on: -1, 0 or +1 on each axis."""
+    return _side_at(c.pos, c.size, target)
+
+
+def _side_at(pos: Square, size: int, target: Combatant) -> tuple[int, int]:
     tx, ty = target.pos
     n = target.size
-    cx0, cy0 = c.pos
-    cx1, cy1 = cx0 + c.size - 1, cy0 + c.size - 1
+    cx0, cy0 = pos
+    cx1, cy1 = cx0 + size - 1, cy0 + size - 1
     sx = -1 if cx1 < tx else (1 if cx0 >= tx + n else 0)
     sy = -1 if cy1 < ty else (1 if cy0 >= ty + n else 0)
     return sx, sy
@@ -91,15 +105,18 @@ def setup(
     origin: tuple[Square, ...] | None = None,
     *,
     all_targets: tuple[str, ...] = (),
+    at: Square | None = None,
 ) -> AttackSetup:
+    """`at`: as if the attacker stood there (top-left square); the AI scores "if I stood at X"
+    with it. None: where it stands."""
     assert power.attack is not None
     kind = power.kind
-    a_sq = battle.squares(attacker)
+    a_sq = battle.squares(attacker) if at is None else footprint(at, attacker.size)
     t_sq = battle.squares(target)
     src_sq = origin if origin is not None and kind in ("close", "area") else a_sq
     mods = list(battle.ruleset.attack_modifiers(attacker, power, weapon))
 
-    seen = can_see(battle, attacker, target)
+    seen = can_see(battle, attacker, target, at)
     if battle.has(target, "invisible") or battle.flag(attacker, "cant_see"):
         conceal = "total"
     else:
@@ -114,7 +131,7 @@ def setup(
             ca = True
         elif battle.has(attacker, "invisible") and not can_see(battle, target, attacker):
             ca = True  # F-MOD-11
-        elif kind in ("melee", "ranged") and flanking(battle, attacker, target):
+        elif kind in ("melee", "ranged") and flanking(battle, attacker, target, at):
             ca = flank = True
     if ca:
         mods.append(Mod("combat_advantage", 2))
@@ -151,7 +168,7 @@ def setup(
                 if stat == "attack" and value:
                     mods.append(Mod(e.name, value))
 
-    defense = defense_value(battle, target, power.attack.vs, attacker, kind)
+    defense = defense_value(battle, target, power.attack.vs, attacker, kind, a_sq)
     crit_low = power.crit_range or (weapon.crit_range if weapon else 20)
     cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
     return AttackSetup(tuple(mods), defense, ca, flank, cov if cov != "blocked" else "superior",
@@ -159,16 +176,24 @@ def setup(
 
 
 def defense_value(
-    battle: Battle, target: Combatant, vs: str, attacker: Combatant | None, kind: str
+    battle: Battle,
+    target: Combatant,
+    vs: str,
+    attacker: Combatant | None,
+    kind: str,
+    attacker_squares: tuple[Square, ...] | None = None,
 ) -> int:
-    """The defense with every temporary change: effects, prone, unconscious (F-DEF-6)."""
+    """The defense with every temporary change: effects, prone, unconscious (F-DEF-6).
+
+    `attacker_squares`: where the attacker is taken to stand (default: where it stands)."""
     value = battle.ruleset.defense(target, vs, flat_footed=battle.has(target, "flat_footed"))
     value += battle.modifier(target, vs)
     conds = battle.conditions(target)
     if "unconscious" in conds:
         value -= 5
     if "prone" in conds and kind == "ranged" and attacker is not None:
-        if not adjacent(battle.squares(attacker), battle.squares(target)):
+        a_sq = attacker_squares if attacker_squares is not None else battle.squares(attacker)
+        if not adjacent(a_sq, battle.squares(target)):
             value += 2
     return value
 
@@ -208,12 +233,15 @@ def preview(
     target: Combatant,
     power: Power,
     origin: tuple[Square, ...] | None = None,
+    at: Square | None = None,
 ) -> AttackPreview | None:
-    """Odds and expected damage of `power` against `target` (None if it makes no attack)."""
+    """Odds and expected damage of `power` against `target` (None if it makes no attack).
+
+    `at`: as if the attacker stood at that square (top-left), for the AI; reads only."""
     if power.attack is None:
         return None
     weapon = attacker.weapon_for(power)
-    s = setup(battle, attacker, target, power, weapon, origin)
+    s = setup(battle, attacker, target, power, weapon, origin, at=at)
     p_hit, p_crit = outcome_odds(s)
     expected = 0.0
     text = ""

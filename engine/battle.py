@@ -9,9 +9,10 @@ façade is `engine.encounter.Encounter`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import fields
 from typing import Any
 
-from engine.conditions import BY_NAME
+from engine.conditions import BY_NAME, ConditionInfo
 from engine.decisions import AutoDecider, Decider, Question, check_answer
 from engine.dice import DiceExpr, DiceSource, RecordingDice, Roll, roll
 from engine.events import Event, Logged
@@ -20,6 +21,47 @@ from engine.rulesets import Ruleset
 from engine.state import ActiveEffect, Combatant
 
 Square = tuple[int, int]
+
+
+FLAGS = tuple(f.name for f in fields(ConditionInfo) if f.default is False)
+"""The condition flags (`grants_ca`, `no_actions`, ...) that `Battle.flag` answers."""
+
+
+class EffectTable(dict[str, ActiveEffect]):
+    """The active effects by id. `version` changes with every change to the table, so what
+    is derived from the effects (a creature's conditions) can be cached without going stale."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.version = 0
+
+    def __setitem__(self, key: str, value: ActiveEffect) -> None:
+        self.version += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.version += 1
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self.version += 1
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, ActiveEffect]:
+        self.version += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.version += 1
+        super().clear()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.version += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.version += 1
+        return super().setdefault(key, default)
 
 
 class Battle:
@@ -45,7 +87,8 @@ class Battle:
         self.turn_counter = 0
         """Counts every turn started in the fight (X-OA-1 limits opportunity attacks by it)."""
         self.current: str | None = None
-        self.effects: dict[str, ActiveEffect] = {}
+        self.effects = EffectTable()
+        self._cond_cache: dict[str, tuple[tuple[Any, ...], frozenset[str], frozenset[str]]] = {}
         self.effect_seq = 0
         self.surprise_round = False
         self.over = False
@@ -59,6 +102,15 @@ class Battle:
         self.moved_this_turn = False
         self._occupancy: Occupancy | None = None
         self._pending: list[Event] = []
+        self.passing: str | None = None
+        """The creature in the middle of its own move, while other things happen (see
+        `occupancy`)."""
+        self.memo: dict[Any, Any] = {}
+        """Results of pure functions of frozen content, for the hot paths (keys name them)."""
+        self.attacking: str | None = None
+        """The attacker whose attack is being set up, if any. `engine.attacks.setup` asks
+        `effect_flag(target, "grants_ca")` about the target alone; a Bluff's combat advantage
+        is for the bluffer only (F-MOD-13), so the question needs to know who asks."""
 
     # --- events -------------------------------------------------------------------
     def emit(self, event: Event) -> None:
@@ -100,20 +152,40 @@ class Battle:
         return list(seen)
 
     def enemies_of(self, c: Combatant) -> Iterator[Combatant]:
-        return (o for o in self.living() if o.side != c.side)
+        side = c.side
+        return (o for o in self.combatants.values() if o.state != "dead" and o.side != side)
 
     def allies_of(self, c: Combatant) -> Iterator[Combatant]:
-        return (o for o in self.living() if o.side == c.side and o.id != c.id)
+        side, cid = c.side, c.id
+        return (
+            o
+            for o in self.combatants.values()
+            if o.state != "dead" and o.side == side and o.id != cid
+        )
 
     def squares(self, c: Combatant) -> tuple[Square, ...]:
+        if c.size == 1:  # the common case, on every attack and move: no footprint to build
+            return (c.pos,)
         return footprint(c.pos, c.size)
 
     def occupancy(self) -> Occupancy:
-        """Who stands where (the dead leave no body that blocks: they are moved aside)."""
+        """Who stands where (the dead leave no body that blocks: they are moved aside).
+
+        A walker may pass through an ally's square, and an opportunity attack or a readied
+        action can interrupt it there (`passing` names it meanwhile): then the square is the
+        ally's, and the walker is indexed by id alone."""
         if self._occupancy is None:
-            self._occupancy = Occupancy.of(
-                Occupant(c.id, c.side, c.pos, c.size) for c in self.living()
-            )
+            living = [Occupant(c.id, c.side, c.pos, c.size) for c in self.living()]
+            try:
+                self._occupancy = Occupancy.of(living)
+            except ValueError:
+                if self.passing is None:
+                    raise  # two creatures in one square outside a move is a bug to see
+                by_square: dict[Square, str] = {}
+                for o in sorted(living, key=lambda o: o.id == self.passing):
+                    for sq in o.squares:
+                        by_square.setdefault(sq, o.id)
+                self._occupancy = Occupancy(by_square, {o.id: o for o in living})
         return self._occupancy
 
     def moved(self) -> None:
@@ -121,8 +193,14 @@ class Battle:
         self._occupancy = None
 
     # --- conditions ----------------------------------------------------------------
-    def conditions(self, c: Combatant) -> set[str]:
-        """Every condition on `c`: from effects, from its hit point state, from surprise."""
+    def _conditions(self, c: Combatant) -> tuple[frozenset[str], frozenset[str]]:
+        """(conditions, condition flags) of `c`, cached. Every attack asks a dozen times; the
+        answer depends only on the effects (whose table counts its changes), the hit point
+        state, surprise and whether it has acted, which make the cache key."""
+        key = (self.effects.version, c.state, c.surprised, self.surprise_round, c.acted)
+        hit = self._cond_cache.get(c.id)
+        if hit is not None and hit[0] == key:
+            return hit[1], hit[2]
         out: set[str] = set()
         for e in self.effects.values():
             if e.target == c.id:
@@ -141,29 +219,58 @@ class Battle:
             out.update(("helpless", "prone"))
         if "restrained" in out:
             out.add("immobilized")
-        return out
+        conds = frozenset(out)
+        flags = frozenset(f for n in conds if n in BY_NAME for f in FLAGS if getattr(BY_NAME[n], f))
+        self._cond_cache[c.id] = (key, conds, flags)
+        return conds, flags
+
+    def conditions(self, c: Combatant) -> set[str]:
+        """Every condition on `c`: from effects, from its hit point state, from surprise."""
+        return set(self._conditions(c)[0])
 
     def has(self, c: Combatant, condition: str) -> bool:
-        return condition in self.conditions(c)
+        return condition in self._conditions(c)[0]
 
     def flag(self, c: Combatant, flag: str) -> bool:
         """True if any condition on `c` sets `flag` (grants_ca, no_actions, cant_move, ...)."""
-        return any(getattr(BY_NAME[n], flag) for n in self.conditions(c) if n in BY_NAME)
+        return flag in self._conditions(c)[1]
 
     def modifier(self, c: Combatant, stat: str) -> int:
-        """The sum of effect modifiers to `stat` on `c` (F-DEF-6 temporary changes)."""
+        """The sum of effect modifiers to `stat` on `c` (F-DEF-6 temporary changes).
+
+        F-DUR-7: the same modifier from several effects counts once; it lasts while any of
+        them does, which is "the one with the most time remaining applies"."""
         total = 0
+        seen: set[tuple[str, int]] = set()
         for e in self.effects.values():
             if e.target == c.id:
-                for s, v in e.modifiers:
-                    if s == stat or (s == "defenses" and stat in DEFENSE_NAMES):
+                for part in e.modifiers:
+                    s, v = part
+                    if (s == stat or (s == "defenses" and stat in DEFENSE_NAMES)) and (
+                        part not in seen
+                    ):
+                        seen.add(part)
                         total += v
         return total
 
     def effect_flag(self, c: Combatant, stat: str) -> bool:
-        return any(
-            s == stat for e in self.effects.values() if e.target == c.id for s, _ in e.modifiers
-        )
+        """Does an effect on `c` carry `stat`? For "grants_ca" that includes combat advantage
+        granted to one creature only (`grants_ca_to_source`: a Bluff, F-MOD-13) when that
+        creature is the one attacking now (`attacking`)."""
+        for e in self.effects.values():
+            if e.target != c.id:
+                continue
+            for s, _ in e.modifiers:
+                if s == stat:
+                    return True
+                if (
+                    stat == "grants_ca"
+                    and s == GRANTS_CA_TO_SOURCE
+                    and e.source is not None
+                    and e.source == self.attacking
+                ):
+                    return True
+        return False
 
     def can_act(self, c: Combatant) -> bool:
         return c.standing and not self.flag(c, "no_actions")
@@ -197,3 +304,5 @@ class Battle:
 
 
 DEFENSE_NAMES = frozenset({"ac", "fortitude", "reflex", "will"})
+GRANTS_CA_TO_SOURCE = "grants_ca_to_source"
+"""An effect part: its target grants combat advantage to the effect's source only."""

@@ -31,81 +31,107 @@ class ConditionInfo:
 
 CONDITIONS: tuple[ConditionInfo, ...] = (
     ConditionInfo(
-        "blinded", "Bl",
+        "blinded",
+        "Bl",
         "Can't see: every target has total concealment against it (-5), it grants combat "
         "advantage, and it can't flank.",
-        grants_ca=True, cant_see=True,
+        grants_ca=True,
+        cant_see=True,
     ),
     ConditionInfo(
-        "dazed", "Dz",
+        "dazed",
+        "Dz",
         "Takes only one action on its turn (standard, move or minor) plus free actions, no "
         "immediate or opportunity actions; grants combat advantage; can't flank.",
-        grants_ca=True, one_action=True, no_reactions=True,
+        grants_ca=True,
+        one_action=True,
+        no_reactions=True,
     ),
     ConditionInfo(
-        "stunned", "St",
+        "stunned",
+        "St",
         "Takes no actions at all; grants combat advantage; can't flank.",
-        grants_ca=True, no_actions=True, no_reactions=True,
+        grants_ca=True,
+        no_actions=True,
+        no_reactions=True,
     ),
     ConditionInfo(
-        "helpless", "He",
+        "helpless",
+        "He",
         "Grants combat advantage and can be the target of a coup de grace (a melee hit is a "
         "critical hit: F-ATK-8).",
         grants_ca=True,
     ),
     ConditionInfo(
-        "unconscious", "Un",
+        "unconscious",
+        "Un",
         "Helpless, -5 to all defenses, falls prone, takes no actions and can't see.",
-        grants_ca=True, no_actions=True, no_reactions=True, cant_move=True, cant_see=True,
+        grants_ca=True,
+        no_actions=True,
+        no_reactions=True,
+        cant_move=True,
+        cant_see=True,
     ),
     ConditionInfo(
-        "prone", "Pr",
+        "prone",
+        "Pr",
         "-2 to its attack rolls; grants combat advantage to adjacent attackers; +2 to all "
         "defenses against ranged attacks from non-adjacent attackers; must stand up (a move "
         "action) before it walks or runs.",
     ),
     ConditionInfo(
-        "immobilized", "Im",
+        "immobilized",
+        "Im",
         "Can't walk, run or shift; forced movement still moves it.",
         cant_move=True,
     ),
     ConditionInfo(
-        "restrained", "Re",
+        "restrained",
+        "Re",
         "Immobilized, grants combat advantage, -2 to its attack rolls, and can't be pulled, "
         "pushed or slid.",
-        grants_ca=True, cant_move=True,
+        grants_ca=True,
+        cant_move=True,
     ),
     ConditionInfo(
-        "slowed", "Sl",
+        "slowed",
+        "Sl",
         "Its speed is 2 (walking and running); shifting is unaffected.",
     ),
     ConditionInfo(
-        "weakened", "We",
+        "weakened",
+        "We",
         "Its attacks deal half damage (ongoing damage it causes is not affected).",
     ),
     ConditionInfo(
-        "marked", "Mk",
+        "marked",
+        "Mk",
         "-2 to attack rolls for any attack that doesn't include the creature that marked it.",
     ),
     ConditionInfo(
-        "surprised", "Su",
+        "surprised",
+        "Su",
         "Surprise round only: takes no actions at all (not even free, immediate or opportunity "
         "actions) and grants combat advantage (F-TRN-5).",
-        grants_ca=True, no_actions=True, no_reactions=True,
+        grants_ca=True,
+        no_actions=True,
+        no_reactions=True,
     ),
     ConditionInfo(
-        "invisible", "In",
+        "invisible",
+        "In",
         "Can't be seen: total concealment (-5) against it; combat advantage against enemies "
         "that can't see it; doesn't provoke opportunity attacks from them (F-MOD-11).",
     ),
     ConditionInfo(
-        "insubstantial", "Is",
+        "insubstantial",
+        "Is",
         "Takes half damage from every attack and from ongoing damage (F-DMG-5).",
     ),
     ConditionInfo(
-        "flat_footed", "Ff",
-        "4srd and d20srd: hasn't acted yet this encounter: no Dex (or Int) bonus to AC "
-        "(S-1, D-4).",
+        "flat_footed",
+        "Ff",
+        "4srd and d20srd: hasn't acted yet this encounter: no Dex (or Int) bonus to AC (S-1, D-4).",
     ),
 )
 

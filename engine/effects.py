@@ -23,8 +23,13 @@ def add_effect(
     target: Combatant,
     source: Combatant | None,
     fallback_name: str,
+    *,
+    extra: tuple[tuple[str, int], ...] = (),
 ) -> ActiveEffect | None:
-    """Start an effect; returns None when it had no lasting part (nothing to track)."""
+    """Start an effect; returns None when it had no lasting part (nothing to track).
+
+    `extra` adds modifier parts that content can't name (running's and a Bluff's combat
+    advantage), so the engine's own effects are logged and expire like any other."""
     if not target.alive:
         return None
     owner = source if source is not None else target
@@ -39,7 +44,7 @@ def add_effect(
         conditions=tuple(spec.conditions),
         ongoing=spec.ongoing.amount if spec.ongoing else 0,
         ongoing_type=spec.ongoing.type if spec.ongoing else None,
-        modifiers=tuple((m.stat, m.value) for m in spec.modifiers),
+        modifiers=tuple((m.stat, m.value) for m in spec.modifiers) + extra,
         aftereffect=spec.aftereffect,
         owner_turns_at_start=owner.turns_started,
         sustained_turn=owner.turns_started,
@@ -50,6 +55,10 @@ def add_effect(
 
 
 def start(battle: Battle, eff: ActiveEffect) -> None:
+    if "marked" in eff.conditions:  # one mark at a time: a new mark supersedes the old one
+        for old in list(battle.effects.values()):
+            if old.target == eff.target and "marked" in old.conditions and old.source != eff.source:
+                end(battle, old, "superseded")
     battle.effects[eff.id] = eff
     battle.emit(
         EffectStart(eff.id, eff.target, eff.source, eff.name, eff.duration, eff.owner, eff.parts())
@@ -86,8 +95,16 @@ def ongoing_at_turn_start(battle: Battle, c: Combatant) -> None:
         mods = adjust(battle, c, eff.ongoing, types, halve=halve)
         src = battle.combatants.get(eff.source) if eff.source else None
         deal_damage(
-            battle, c, source=src, power=None, cause="ongoing", dice=str(eff.ongoing),
-            rolls=(), rolled=eff.ongoing, types=types, adjustments=mods,
+            battle,
+            c,
+            source=src,
+            power=None,
+            cause="ongoing",
+            dice=str(eff.ongoing),
+            rolls=(),
+            rolled=eff.ongoing,
+            types=types,
+            adjustments=mods,
         )
 
 
@@ -113,6 +130,14 @@ def expire_at_turn_end(battle: Battle, c: Combatant) -> None:
             end(battle, eff, "not_sustained")
 
 
+def expire_for_missed_turn(battle: Battle, c: Combatant) -> None:
+    """F-DUR-2/3 when `c` is dead and its turn comes round no more: effects that last until
+    the start or the end of its next turn end where that turn would have been."""
+    for eff in list(battle.effects.values()):
+        if eff.owner == c.id and eff.duration in ("start_of_next_turn", "end_of_next_turn"):
+            end(battle, eff, "expired")
+
+
 def sustainable(battle: Battle, c: Combatant) -> list[ActiveEffect]:
     """Effects `c` may sustain this turn: from the turn after creation, once a turn."""
     return [
@@ -130,15 +155,15 @@ def end_of_turn_saves(battle: Battle, c: Combatant) -> None:
         return
     ids = tuple(e.id for e in pending)
     order = battle.ask(SaveOrderQuestion(c.id, ids)) if len(ids) > 1 else list(ids)
-    after: list[EffectSpec] = []
+    after: list[tuple[EffectSpec, str | None]] = []
     for eid in order:
         eff = battle.effects.get(eid)
         if eff is None or not c.alive:
             continue
         if saving_throw(battle, c, eff, "end_of_turn") and eff.aftereffect is not None:
-            after.append(eff.aftereffect)
-    for spec in after:  # F-SAV-4
-        src = battle.combatants.get(pending[0].source or "") if pending else None
+            after.append((eff.aftereffect, eff.source))
+    for spec, source in after:  # F-SAV-4: the aftereffect comes from whoever made the effect
+        src = battle.combatants.get(source) if source is not None else None
         add_effect(battle, spec, c, src, spec.name or "aftereffect")
 
 
@@ -162,8 +187,21 @@ def creature_dropped(battle: Battle, c: Combatant) -> None:
             end(battle, eff, "dead")
 
 
+FIVE_MINUTES = 50
+"""Rounds in 5 minutes (a round is 6 seconds): the longest an "until the end of the
+encounter" effect lasts (F-DUR-4) and the longest sustaining can go on (F-DUR-6)."""
+
+
+def expire_long(battle: Battle) -> None:
+    """At the start of a round: end-of-encounter and sustained effects made 5 minutes ago end."""
+    for eff in list(battle.effects.values()):
+        if (eff.duration == "end_of_encounter" or eff.duration in SUSTAIN) and (
+            battle.round - eff.created_round >= FIVE_MINUTES
+        ):
+            end(battle, eff, "expired")
+
+
 def end_all(battle: Battle) -> None:
     """F-DUR-4: everything ends with the encounter."""
     for eff in list(battle.effects.values()):
         end(battle, eff, "encounter_end")
-

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.actions import (
     Action,
+    Bluff,
     Delay,
     EndTurn,
     Impossible,
@@ -35,19 +36,35 @@ from engine.content.schema import Modifier, Power
 from engine.decisions import Decider
 from engine.dice import DiceSource, SeededDice
 from engine.effects import add_effect, remove_condition, sustainable
-from engine.events import ActionSpent, Decision, EncounterStart, Logged
+from engine.events import ActionSpent, Decision, Logged
 from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
 from engine.hp import spend_surge
 from engine.movement import budget, check_move, perform_move, provoke_for_act
-from engine.powers import area_squares, in_area, provoking_kind, resolve, resolve_targets
+from engine.powers import (
+    area_squares,
+    bluff,
+    bluff_problem,
+    in_area,
+    provoking_kind,
+    resolve,
+    resolve_targets,
+)
 from engine.powers import targets_for as _targets_for
 from engine.powers import usable as _usable
 from engine.rulesets import get_ruleset
 from engine.state import Combatant
-from engine.turns import begin, check_end, decide_surprise, delay, end_turn, roll_initiative
+from engine.turns import (
+    begin,
+    check_end,
+    decide_surprise,
+    delay,
+    end_turn,
+    roll_initiative,
+    start_event,
+)
 
 Square = tuple[int, int]
-SCHEMA = 1
+
 SECOND_WIND = [Modifier(stat="defenses", value=2)]
 
 
@@ -63,8 +80,9 @@ class Record:
 
 
 class Encounter:
-    def __init__(self, loaded: LoadedEncounter, battle: Battle, seed: int | None,
-                 ruleset: str) -> None:
+    def __init__(
+        self, loaded: LoadedEncounter, battle: Battle, seed: int | None, ruleset: str
+    ) -> None:
         self.loaded = loaded
         self.battle = battle
         self.seed = seed
@@ -123,39 +141,18 @@ class Encounter:
         b = self.battle
         mark = len(b.log)
         b.answers = []
-        b.emit(self._start_event())
+        spec = self.loaded.spec
+        b.emit(
+            start_event(
+                b, spec, self.loaded.source, self.loaded.content_hash, self.ruleset_name, self.seed
+            )
+        )
         decide_surprise(b, self.loaded.spec.surprise)
         roll_initiative(b)
         begin(b)
         self.started = True
         self.records.append(Record(None, tuple(b.dice.take()), tuple(b.answers)))
         return b.log[mark:]
-
-    def _start_event(self) -> EncounterStart:
-        b = self.battle
-        spec = self.loaded.spec
-        combatants = []
-        for c in b.combatants.values():
-            combatants.append({
-                "id": c.id, "name": c.name, "side": c.side, "pc": c.pc, "control": c.control,
-                "level": c.level, "max_hp": c.max_hp, "hp": c.hp, "speed": c.creature.speed,
-                "pos": list(c.pos), "size": c.size, "reach": c.reach,
-                "defenses": {d: b.ruleset.defense(c, d) for d in ("ac", "fortitude", "reflex",
-                                                                   "will")},
-                "surprised": c.surprised or self._stated_surprised(c),
-                "role": c.creature.role, "creature": c.creature.id,
-            })
-        terrain = {k: [list(s) for s in v] for k, v in b.map.terrain_squares().items()}
-        return EncounterStart(
-            SCHEMA, self.loaded.source, self.loaded.content_hash, self.ruleset_name, self.seed,
-            {"name": spec.map.name, "width": b.map.width, "height": b.map.height,
-             "terrain": terrain},
-            tuple(combatants),
-        )
-
-    def _stated_surprised(self, c: Combatant) -> bool:
-        s = self.loaded.spec.surprise
-        return bool(s and s.mode == "stated" and (c.id in s.surprised or c.side in s.surprised))
 
     # --- state ------------------------------------------------------------------------
     @property
@@ -181,14 +178,15 @@ class Encounter:
         c = self.current
         if c is None or kind not in ("standard", "move", "minor"):
             return False
-        spent = dict(b.spent)
-        spent[kind] += 1
-        total = sum(spent.values())
-        if (b.surprise_round or b.has(c, "dazed")) and total > 1:
+        spent = b.spent
+        std = spent["standard"] + (kind == "standard")
+        mov = spent["move"] + (kind == "move")
+        total = std + mov + spent["minor"] + (kind == "minor")
+        if total > 1 and (b.surprise_round or b.has(c, "dazed")):
             return False
+        # a standard may be spent as a move or a minor, a move as a minor (F-TRN-1)
         slots = 1 + b.extra_standard
-        return (spent["standard"] <= slots and spent["standard"] + spent["move"] <= slots + 1
-                and total <= slots + 2)
+        return std <= slots and std + mov <= slots + 1 and total <= slots + 2
 
     def usable_powers(self) -> list[tuple[Power, str | None]]:
         """Each power of the current creature with the reason it can't be used now, if any."""
@@ -198,8 +196,11 @@ class Encounter:
         out = []
         for p in c.powers:
             reason = _usable(self.battle, c, p)
-            if reason is None and p.action in ("standard", "move", "minor") and not self.can_spend(
-                    p.action):
+            if (
+                reason is None
+                and p.action in ("standard", "move", "minor")
+                and not self.can_spend(p.action)
+            ):
                 reason = f"no {p.action} action left"
             out.append((p, reason))
         return out
@@ -217,9 +218,13 @@ class Encounter:
             return blast_origins(b.map, c.pos, c.size, p.blast)
         if p.kind == "area" and p.range is not None:
             mine = b.squares(c)
-            return [sq for sq in b.map.squares()
-                    if distance(mine, (sq,)) <= p.range and not b.map.blocks_sight(sq)
-                    and line_of_effect(b.map, mine, (sq,))]
+            return [
+                sq
+                for sq in b.map.squares()
+                if distance(mine, (sq,)) <= p.range
+                and not b.map.blocks_sight(sq)
+                and line_of_effect(b.map, mine, (sq,))
+            ]
         return []
 
     def area(self, power_id: str, origin: Square | None) -> tuple[frozenset[Square], list[str]]:
@@ -229,12 +234,17 @@ class Encounter:
         squares = area_squares(self.battle, c, p, origin)
         return squares, in_area(self.battle, c, p, squares)
 
-    def preview(self, power_id: str, target_id: str, origin: Square | None = None
-                ) -> AttackPreview | None:
+    def preview(
+        self, power_id: str, target_id: str, origin: Square | None = None
+    ) -> AttackPreview | None:
         c = self._need_current()
         p = self._power(c, power_id)
         org = (origin,) if origin is not None and p.kind == "area" else None
-        return preview(self.battle, c, self.battle[target_id], p, org)
+        self.battle.attacking = c.id  # as in the roll: a Bluff's combat advantage (F-MOD-13)
+        try:
+            return preview(self.battle, c, self.battle[target_id], p, org)
+        finally:
+            self.battle.attacking = None
 
     def reachable(self, mode: str = "walk") -> dict[Square, int]:
         """End squares the current creature may move to with `mode`, and their cost."""
@@ -341,6 +351,12 @@ class Encounter:
             if any(b.spent.values()) or b.moved_this_turn:
                 raise Impossible("delay only before taking any action this turn")
             return None
+        if isinstance(action, Bluff):
+            reason = bluff_problem(b, c, action.target)
+            if reason:
+                raise Impossible(reason)
+            self._spend_check("standard", "a Bluff")
+            return b[action.target]
         if isinstance(action, Ready):
             p = self._power(c, action.power)
             if p.kind not in ("melee", "ranged") or _usable(b, c, p):
@@ -351,7 +367,8 @@ class Encounter:
 
     def _spend(self, c: Combatant, kind: str, name: str) -> None:
         b = self.battle
-        b.spent[kind] += 1
+        if kind in b.spent:  # free actions are not counted (F-TRN-1: any number)
+            b.spent[kind] += 1
         c.acted = True
         b.emit(ActionSpent(c.id, kind, name))
 
@@ -380,8 +397,15 @@ class Encounter:
             spend_surge(b, c, 0, c.id)
             from engine.content.schema import EffectSpec
 
-            add_effect(b, EffectSpec(name="second wind", duration="start_of_next_turn",
-                                     modifiers=SECOND_WIND), c, c, "second wind")
+            add_effect(
+                b,
+                EffectSpec(
+                    name="second wind", duration="start_of_next_turn", modifiers=SECOND_WIND
+                ),
+                c,
+                c,
+                "second wind",
+            )
         elif isinstance(action, StandUp):
             self._spend(c, "move", "stand_up")
             remove_condition(b, c, "prone", "stood_up")
@@ -397,10 +421,12 @@ class Encounter:
         elif isinstance(action, Delay):
             b.emit(ActionSpent(c.id, "free", "delay"))
             delay(b, c)
-        elif isinstance(action, Ready):
+        elif isinstance(action, Bluff):
+            self._spend(c, "standard", "bluff")
+            bluff(b, c, plan)
+        elif isinstance(action, Ready):  # X-ACT-1: the move and minor actions remain
             self._spend(c, "standard", "ready")
             c.readied = plan.id
-            end_turn(b, c)
 
     # --- replay -------------------------------------------------------------------------
     @classmethod
@@ -419,10 +445,12 @@ class Encounter:
         it had. New actions afterwards roll from `live` (default: the seeded source, advanced
         past the replayed rolls so that redoing an undone action gives the same dice)."""
         faces = [f for r in records for f in r.faces]
-        source = ReplayDice(faces, live if live is not None else SeededDice(seed or 0),
-                            advance_live=live is None)
-        enc = cls.create(loaded, seed=seed, dice=source, deciders=deciders, control=control,
-                         ruleset=ruleset)
+        source = ReplayDice(
+            faces, live if live is not None else SeededDice(seed or 0), advance_live=live is None
+        )
+        enc = cls.create(
+            loaded, seed=seed, dice=source, deciders=deciders, control=control, ruleset=ruleset
+        )
         b = enc.battle
         for rec in records:
             b.scripted_answers = list(rec.answers)

@@ -13,7 +13,7 @@ from engine.content.schema import EffectSpec
 from engine.decisions import ForcedMoveQuestion
 from engine.dice import DiceExpr
 from engine.events import Moved, Save
-from engine.grid import Terrain, forced_steps
+from engine.grid import ForcedKind, Terrain, forced_steps
 from engine.hp import adjust, deal_damage
 from engine.state import Combatant
 
@@ -23,7 +23,7 @@ MAX_OPTIONS = 64
 
 
 def forced_options(
-    battle: Battle, by: Combatant, target: Combatant, kind: str, distance: int
+    battle: Battle, by: Combatant, target: Combatant, kind: ForcedKind, distance: int
 ) -> list[tuple[Square, ...]]:
     """One path per reachable end position (up to `distance` squares), pits first, then the
     longest; a path stops at a pit, since the target falls there."""
@@ -56,7 +56,9 @@ def forced_options(
     return paths[:MAX_OPTIONS]
 
 
-def forced_move(battle: Battle, by: Combatant, target: Combatant, kind: str, distance: int) -> None:
+def forced_move(
+    battle: Battle, by: Combatant, target: Combatant, kind: ForcedKind, distance: int
+) -> None:
     options = forced_options(battle, by, target, kind, distance)
     if not options:
         return
@@ -92,7 +94,17 @@ def _into_pit(battle: Battle, c: Combatant, kind: str, path: tuple[Square, ...])
     expr = DiceExpr.parse(f"{depth // 10}d10")
     r = battle.roll(expr, f"{c.name}: falling damage ({expr})", c.id)
     mods = adjust(battle, c, r.total, (), halve=[])
-    deal_damage(battle, c, source=None, power=None, cause="fall", dice=str(expr), rolls=r.faces,
-                rolled=r.total, types=(), adjustments=mods)
+    deal_damage(
+        battle,
+        c,
+        source=None,
+        power=None,
+        cause="fall",
+        dice=str(expr),
+        rolls=r.faces,
+        rolled=r.total,
+        types=(),
+        adjustments=mods,
+    )
     if c.alive:
         add_effect(battle, PRONE, c, None, "prone")

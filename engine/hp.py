@@ -65,10 +65,12 @@ def deal_damage(
     adjustments: list[Mod],
     crit_extra: dict[str, object] | None = None,
 ) -> int:
-    amount = max(0, rolled + sum(m.value for m in adjustments))
-    soaked = -sum(m.value for m in adjustments if m.source == "temporary_hp")
-    if soaked:
-        target.temp_hp -= soaked
+    amount = rolled
+    for m in adjustments:
+        amount += m.value
+        if m.source == "temporary_hp":
+            target.temp_hp += m.value  # X-HP-3: what the temporary hit points soaked
+    amount = max(0, amount)
     before = target.hp
     target.hp = before - amount
     target.damage_taken += amount
@@ -76,8 +78,20 @@ def deal_damage(
         source.damage_dealt += amount
     battle.emit(
         Damage(
-            target.id, source.id if source else None, power, cause, dice, rolls, crit_extra,
-            rolled, types, tuple(adjustments), amount, before, target.hp, target.temp_hp,
+            target.id,
+            source.id if source else None,
+            power,
+            cause,
+            dice,
+            rolls,
+            crit_extra,
+            rolled,
+            types,
+            tuple(adjustments),
+            amount,
+            before,
+            target.hp,
+            target.temp_hp,
         )
     )
     update_state(battle, target)

@@ -8,6 +8,8 @@ attack resolves, and goes on if the mover still can. A shift provokes nothing.
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.actions import Impossible, Move
 from engine.attacks import can_see
 from engine.battle import Battle
@@ -15,7 +17,15 @@ from engine.content.schema import EffectSpec, Modifier
 from engine.decisions import OpportunityQuestion
 from engine.effects import add_effect
 from engine.events import Moved, Provoke
-from engine.grid import Terrain, distance, footprint, provocations, threatened_squares, validate_path
+from engine.grid import (
+    MoveMode,
+    Terrain,
+    distance,
+    footprint,
+    provocations,
+    threatened_squares,
+    validate_path,
+)
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -44,8 +54,16 @@ def check_move(battle: Battle, c: Combatant, act: Move) -> int:
         raise Impossible(f"a path starts at the mover's square {c.pos}")
     if battle.map.cell(c.pos).terrain == Terrain.PIT:
         return _climb_cost(battle, c, act)
-    check = validate_path(battle.map, list(path), c.id, c.side, c.size, battle.occupancy(),
-                          budget(battle, c, act.mode), act.mode)  # type: ignore[arg-type]
+    check = validate_path(
+        battle.map,
+        list(path),
+        c.id,
+        c.side,
+        c.size,
+        battle.occupancy(),
+        budget(battle, c, act.mode),
+        cast(MoveMode, act.mode),  # one of the three, checked above
+    )
     if not check.ok:
         raise Impossible(check.reason or "illegal path")
     return check.cost
@@ -72,9 +90,18 @@ def _why_stuck(battle: Battle, c: Combatant) -> str:
 
 
 def perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
-    path = [tuple(p) for p in act.path]
-    if act.mode == "run":
-        add_effect(battle, RUNNING, c, c, "running")
+    battle.passing = c.id  # it may stop in an ally's square while others act (Battle.occupancy)
+    try:
+        _perform_move(battle, c, act, cost)
+    finally:
+        battle.passing = None
+        battle.moved()
+
+
+def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
+    path: list[Square] = [(p[0], p[1]) for p in act.path]
+    if act.mode == "run":  # S-11: -5 to attack, and every attacker has combat advantage
+        add_effect(battle, RUNNING, c, c, "running", extra=(("grants_ca", 1),))
     if act.mode == "shift" or len(path) < 2:
         _segment(battle, c, act.mode, path, cost)
         return
@@ -96,20 +123,21 @@ def perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
                 start = i
             opportunity_attack(battle, battle[enemy_id], c, path[i])
             if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
-                _settle(battle, c, path, i)  # the move ends where the mover was hit
+                _settle(battle, c, act.mode, path, i)  # the move ends where it was hit
                 return
         if _readied_trigger(battle, c, act.mode, path, i + 1, start):
             start = i + 1
             if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
-                _settle(battle, c, path, i + 1)
+                _settle(battle, c, act.mode, path, i + 1)
                 return
     if start < len(path) - 1:
         _segment(battle, c, act.mode, path[start:], cost - spent)
 
 
-def _settle(battle: Battle, c: Combatant, path: list[Square], i: int) -> None:
+def _settle(battle: Battle, c: Combatant, mode: str, path: list[Square], i: int) -> None:
     """A move stopped in an ally's square: back up along the path to the last free square
-    (two creatures never share a square). The dead leave the grid."""
+    (two creatures never share a square), logged as the same kind of move at no cost. The
+    dead leave the grid."""
     if not c.alive:
         return
     taken = {s for o in battle.living() if o.id != c.id for s in battle.squares(o)}
@@ -118,7 +146,7 @@ def _settle(battle: Battle, c: Combatant, path: list[Square], i: int) -> None:
         j -= 1
     if j != i:
         back = list(reversed(path[j : i + 1]))
-        _segment(battle, c, "displaced", back, 0)
+        _segment(battle, c, mode, back, 0)
 
 
 def _cost(battle: Battle, path: list[Square]) -> int:
@@ -161,9 +189,9 @@ def threatening(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]
 
 
 def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Square) -> None:
-    from engine.powers import resolve
     from engine.actions import UsePower
     from engine.events import ActionSpent
+    from engine.powers import resolve
 
     power = by.basic_melee()
     assert power is not None

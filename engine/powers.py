@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.actions import Impossible, UsePower
-from engine.attacks import damage_expr, setup
-from engine.battle import Battle
-from engine.content.schema import Outcome, Power, Weapon
+from engine.attacks import can_see, damage_expr, setup
+from engine.battle import GRANTS_CA_TO_SOURCE, Battle
+from engine.content.schema import DamageSpec, EffectSpec, Outcome, Power, Weapon
 from engine.dice import DiceExpr, Roll
 from engine.effects import add_effect, saving_throw
-from engine.events import Attack, Mod, Note
+from engine.events import Attack, Check, Note
 from engine.forced import forced_move
 from engine.grid import (
+    adjacent,
     blast_origins,
     blast_squares,
     burst_squares,
@@ -35,8 +36,11 @@ Square = tuple[int, int]
 def usable(battle: Battle, c: Combatant, power: Power) -> str | None:
     """Why `power` can't be used now (usage spent), or None (X-PWR-1)."""
     if power.usage != "at-will" and power.id in c.used_powers:
-        what = {"encounter": "once per encounter", "daily": "once per day",
-                "recharge": "waiting to recharge"}[power.usage]
+        what = {
+            "encounter": "once per encounter",
+            "daily": "once per day",
+            "recharge": "waiting to recharge",
+        }[power.usage]
         return f"{power.name} is spent ({what})"
     if power.action == "immediate":
         return f"{power.name} is an immediate action: it is used by readying or as a reaction"
@@ -65,7 +69,9 @@ def eligible(battle: Battle, c: Combatant, other: Combatant, power: Power) -> bo
     return other.id != c.id or power.kind == "close"
 
 
-def area_squares(battle: Battle, c: Combatant, power: Power, origin: Square | None) -> frozenset[Square]:
+def area_squares(
+    battle: Battle, c: Combatant, power: Power, origin: Square | None
+) -> frozenset[Square]:
     """The squares a close or area power covers from `origin` (F-MOD-4); raises Impossible."""
     bmap = battle.map
     if power.kind == "close" and power.burst is not None:
@@ -131,32 +137,57 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
     if power.kind == "personal" or power.target == "self":
         return [c.id]
     if power.kind in ("close", "area"):
-        return in_area(battle, c, power, area_squares(battle, c, power, act.origin))
+        found = in_area(battle, c, power, area_squares(battle, c, power, act.origin))
+        if not act.targets:
+            if len(found) > power.targets:  # "close burst 5, one ally": the user picks one
+                raise Impossible(
+                    f"{power.name} affects at most {power.targets} of the "
+                    f"{len(found)} creatures in the area: choose which"
+                )
+            return found
+        if len(act.targets) > power.targets or len(set(act.targets)) != len(act.targets):
+            raise Impossible(f"{power.name} takes at most {power.targets} different target(s)")
+        for tid in act.targets:
+            if tid not in found:
+                raise Impossible(f"{tid} is not a legal target in {power.name}'s area")
+        return list(act.targets)
     if not act.targets:
         raise Impossible(f"{power.name} needs a target")
     if len(act.targets) > power.targets:
         raise Impossible(f"{power.name} takes at most {power.targets} target(s)")
     if len(set(act.targets)) != len(act.targets):
         raise Impossible("the same target twice")
-    legal = set(targets_for(battle, c, power))
+    # the checks of `targets_for`, for the named targets only (this runs on every attack)
+    rng = power_range(c, power)
+    mine = battle.squares(c)
     for tid in act.targets:
-        if tid not in battle.combatants:
+        t = battle.combatants.get(tid)
+        if t is None:
             raise Impossible(f"no creature {tid!r}")
-        if tid not in legal:
-            t = battle[tid]
-            rng = power_range(c, power)
-            if not eligible(battle, c, t, power):
-                raise Impossible(f"{t.name} is not a legal target for {power.name}")
-            if distance(battle.squares(c), battle.squares(t)) > rng:
-                raise Impossible(f"{t.name} is out of {'reach' if power.kind == 'melee' else 'range'} {rng}")
+        if not eligible(battle, c, t, power):
+            raise Impossible(f"{t.name} is not a legal target for {power.name}")
+        if t.id == c.id:
+            continue
+        theirs = battle.squares(t)
+        if distance(mine, theirs) > rng:
+            what = "reach" if power.kind == "melee" else "range"
+            raise Impossible(f"{t.name} is out of {what} {rng}")
+        if not line_of_effect(battle.map, mine, theirs):
             raise Impossible(f"no line of effect to {t.name}")
     if act.squares and len(act.squares) != len(act.targets):
         raise Impossible("give one square per target, or none")
     return list(act.targets)
 
 
-def resolve(battle: Battle, c: Combatant, power: Power, act: UsePower, targets: list[str], *,
-            opportunity: bool = False) -> None:
+def resolve(
+    battle: Battle,
+    c: Combatant,
+    power: Power,
+    act: UsePower,
+    targets: list[str],
+    *,
+    opportunity: bool = False,
+) -> None:
     """Roll and apply `power` against `targets` (the action is already paid for)."""
     weapon = c.weapon_for(power)
     shared = _Shared()
@@ -172,18 +203,33 @@ def resolve(battle: Battle, c: Combatant, power: Power, act: UsePower, targets: 
             apply_outcome(battle, c, battle[tid], power, power.effect, weapon, shared, "effect")
         _self_effects(battle, c, power, power.effect)
         return
+    outcomes: set[str] = set()
     for i, tid in enumerate(targets):
         target = battle[tid]
         if not target.alive or not c.standing:
             continue
         aimed = act.squares[i] if act.squares else None
-        outcome = attack_roll(battle, c, target, power, weapon, origin, tuple(targets),
-                              opportunity=opportunity, aimed=aimed)
+        outcome = attack_roll(
+            battle,
+            c,
+            target,
+            power,
+            weapon,
+            origin,
+            tuple(targets),
+            opportunity=opportunity,
+            aimed=aimed,
+        )
+        outcomes.add("miss" if outcome == "miss" else "hit")
         spec = power.hit if outcome in ("hit", "crit") else power.miss
         apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
         if power.effect is not None:
             apply_outcome(battle, c, target, power, power.effect, weapon, shared, "effect")
-    _self_effects(battle, c, power, power.hit)
+    # "Hit: you gain ..." needs a hit, "Miss: you ..." a miss; once however many targets
+    if "hit" in outcomes:
+        _self_effects(battle, c, power, power.hit)
+    if "miss" in outcomes:
+        _self_effects(battle, c, power, power.miss)
     _self_effects(battle, c, power, power.effect)
 
 
@@ -200,7 +246,11 @@ def attack_roll(
     aimed: Square | None = None,
 ) -> str:
     assert power.attack is not None
-    s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
+    battle.attacking = c.id  # pair-specific combat advantage (F-MOD-13) needs the attacker
+    try:
+        s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
+    finally:
+        battle.attacking = None
     vs = power.attack.vs
     natural = battle.d20(f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}", c.id)
     total = natural + s.bonus
@@ -211,9 +261,26 @@ def attack_roll(
         outcome = battle.ruleset.outcome(natural, total, s.defense, s.crit_low)
         if outcome == "hit" and s.coup_de_grace and total >= s.defense:
             outcome = "crit"  # F-ATK-8
-    battle.emit(Attack(c.id, target.id, power.id, power.kind, vs, natural, s.modifiers, total,
-                       None if wrong else s.defense, outcome, wrong, opportunity,
-                       s.combat_advantage, s.cover, s.concealment, s.flanking))
+    battle.emit(
+        Attack(
+            c.id,
+            target.id,
+            power.id,
+            power.kind,
+            vs,
+            natural,
+            s.modifiers,
+            total,
+            None if wrong else s.defense,
+            outcome,
+            wrong,
+            opportunity,
+            s.combat_advantage,
+            s.cover,
+            s.concealment,
+            s.flanking,
+        )
+    )
     c.acted = True
     return outcome
 
@@ -241,9 +308,14 @@ def apply_outcome(
         if eff.to == "target" and target.alive:
             add_effect(battle, eff, target, c, power.name)
     if spec.grant_save:
-        for eff in [e for e in battle.effects.values()
-                    if e.target == target.id and e.duration == "save_ends"]:
-            saving_throw(battle, target, eff, "granted")
+        for active in [
+            e
+            for e in battle.effects.values()
+            if e.target == target.id and e.duration == "save_ends"
+        ]:
+            if saving_throw(battle, target, active, "granted") and active.aftereffect:
+                src = battle.combatants.get(active.source) if active.source else None
+                add_effect(battle, active.aftereffect, target, src, "aftereffect")
     if spec.forced is not None and target.alive and target.id != c.id:
         forced_move(battle, c, target, spec.forced.kind, spec.forced.distance)
 
@@ -256,18 +328,27 @@ def _self_effects(battle: Battle, c: Combatant, power: Power, spec: Outcome | No
             add_effect(battle, eff, c, c, power.name)
 
 
-def _damage(battle: Battle, c: Combatant, target: Combatant, power: Power, spec: Outcome,
-            weapon: Weapon | None, shared: _Shared, outcome: str) -> None:
+def _damage(
+    battle: Battle,
+    c: Combatant,
+    target: Combatant,
+    power: Power,
+    spec: Outcome,
+    weapon: Weapon | None,
+    shared: _Shared,
+    outcome: str,
+) -> None:
     dspec = spec.damage
     if dspec is None:  # half damage on a miss uses the hit's damage (F-DMG-10)
         assert power.hit is not None and power.hit.damage is not None
         dspec = power.hit.damage
     if outcome == "miss" and target.creature.minion:
         return  # minions never take damage from a miss
-    expr = damage_expr(battle, c, dspec, weapon)
+    expr, text = _expression(battle, c, dspec, weapon)
     crit = outcome == "crit"
-    purpose = f"{c.name}: {power.name} damage ({expr})"
+    purpose = f"{c.name}: {power.name} damage ({text})"
     crit_extra = None
+    rolls: tuple[int, ...]
     if crit and battle.ruleset.maximize_crit_damage:  # F-ATK-7
         rolled_total, rolls = expr.max(), ()
         if weapon is not None and weapon.crit_dice:
@@ -292,9 +373,36 @@ def _damage(battle: Battle, c: Combatant, target: Combatant, power: Power, spec:
     types = tuple(dspec.types)
     mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum)
     cause = {"hit": "hit", "crit": "crit", "miss": "miss"}.get(outcome, "effect")
-    deal_damage(battle, target, source=c, power=power.id, cause=cause, dice=str(expr),
-                rolls=tuple(rolls), rolled=rolled_total, types=types, adjustments=mods,
-                crit_extra=crit_extra)
+    deal_damage(
+        battle,
+        target,
+        source=c,
+        power=power.id,
+        cause=cause,
+        dice=text,
+        rolls=tuple(rolls),
+        rolled=rolled_total,
+        types=types,
+        adjustments=mods,
+        crit_extra=crit_extra,
+    )
+
+
+def _expression(
+    battle: Battle, c: Combatant, dspec: DamageSpec, weapon: Weapon | None
+) -> tuple[DiceExpr, str]:
+    """`damage_expr` and its text, memoized per battle: on every hit, and a pure function of
+    frozen content (the spec, the weapon, the attacker's abilities) and the attacker's damage
+    modifier from effects, which is part of the key."""
+    bonus = battle.modifier(c, "damage")
+    key = ("damage", id(dspec), id(weapon), id(c.creature), bonus)
+    hit = battle.memo.get(key)
+    if hit is not None and hit[0] is dspec and hit[1] is weapon and hit[2] is c.creature:
+        return hit[3], hit[4]
+    expr = damage_expr(battle, c, dspec, weapon)
+    text = str(expr)
+    battle.memo[key] = (dspec, weapon, c.creature, expr, text)
+    return expr, text
 
 
 def _heal(battle: Battle, c: Combatant, target: Combatant, spec: Outcome) -> None:
@@ -314,7 +422,50 @@ def _heal(battle: Battle, c: Combatant, target: Combatant, spec: Outcome) -> Non
         gain_temp_hp(battle, target, h.temp_hp)
 
 
+def bluff_problem(battle: Battle, c: Combatant, target_id: str) -> str | None:
+    """Why `c` can't try a Bluff for combat advantage against `target_id` now (F-MOD-13)."""
+    if c.bluff_used:
+        return "a Bluff for combat advantage is once per encounter"
+    t = battle.combatants.get(target_id)
+    if t is None:
+        return f"no creature {target_id!r}"
+    if t.side == c.side or not t.alive:
+        return f"{t.name} is not an enemy to bluff"
+    if not adjacent(battle.squares(c), battle.squares(t)):
+        return f"{t.name} is not adjacent"
+    if not can_see(battle, c, t):
+        return f"{c.name} can't see {t.name}"
+    return None
+
+
+# Its only part is engine-made (`extra` below), which content validation would refuse as
+# "no parts": built without validation, as trusted engine data.
+BLUFFED = EffectSpec.model_construct(
+    name="bluffed",
+    duration="end_of_next_turn",
+    to="target",
+    conditions=[],
+    ongoing=None,
+    modifiers=[],
+    aftereffect=None,
+)
+
+
+def bluff(battle: Battle, c: Combatant, t: Combatant) -> bool:
+    """F-MOD-13: Bluff (d20 + Bluff) against passive Insight (10 + Insight). A success puts
+    an effect on the target, owned by the bluffer, that grants it combat advantage until the
+    end of the bluffer's next turn (the 4e duration; the seed text names none)."""
+    c.bluff_used = True
+    natural = battle.d20(f"{c.name}: Bluff against {t.name}", c.id)
+    mod = c.creature.skills.bluff
+    against = 10 + t.creature.skills.insight
+    ok = natural + mod >= against
+    battle.emit(Check(c.id, "bluff", natural, mod, natural + mod, against, ok))
+    if ok:
+        add_effect(battle, BLUFFED, t, c, "bluffed", extra=((GRANTS_CA_TO_SOURCE, 2),))
+    return ok
+
+
 def provoking_kind(power: Power) -> bool:
     """Ranged and area powers provoke from adjacent enemies (S-14 "a distracting act")."""
     return power.kind in ("ranged", "area")
-

@@ -70,6 +70,8 @@ class Combatant:
     """Has taken an action this encounter (4srd S-1: flat-footed until then)."""
     second_wind_used: bool = False
     action_point_used: bool = False
+    bluff_used: bool = False
+    """Tried its once-per-encounter Bluff for combat advantage (F-MOD-13)."""
     used_powers: set[str] = field(default_factory=set)
     """Encounter and daily powers spent, and recharge powers waiting for their d6."""
     last_oa_turn: int = -1
@@ -82,10 +84,15 @@ class Combatant:
     damage_dealt: int = 0
     damage_taken: int = 0
     drops: int = 0
+    weapon_memo: dict[str, tuple[Power, Weapon | None]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    size: int = field(init=False, default=1)
+    """Squares per side (1 for Small and Medium, 2 for Large): read on every square query,
+    so kept as a plain value, set once from the creature."""
 
-    @property
-    def size(self) -> int:
-        return SIZE_SQUARES[self.creature.size]
+    def __post_init__(self) -> None:
+        self.size = SIZE_SQUARES[self.creature.size]
 
     @property
     def pc(self) -> bool:
@@ -126,6 +133,15 @@ class Combatant:
         return None
 
     def weapon_for(self, power: Power) -> Weapon | None:
+        """The weapon `power` is used with (memoized: asked on every attack)."""
+        hit = self.weapon_memo.get(power.id)
+        if hit is not None and hit[0] is power:
+            return hit[1]
+        weapon = self._weapon_for(power)
+        self.weapon_memo[power.id] = (power, weapon)
+        return weapon
+
+    def _weapon_for(self, power: Power) -> Weapon | None:
         weapons = self.creature.weapons
         if power.weapon is not None:
             return next((w for w in weapons if w.id == power.weapon), None)
@@ -150,6 +166,7 @@ class Combatant:
             "initiative": self.initiative,
             "used_powers": sorted(self.used_powers),
             "second_wind_used": self.second_wind_used,
+            "bluff_used": self.bluff_used,
             "delayed": self.delayed,
             "surprised": self.surprised,
         }

@@ -9,6 +9,7 @@ rolls their saves and moves on, so a caller only ever sees a turn that needs a d
 from __future__ import annotations
 
 from engine.battle import Battle
+from engine.content.schema import Encounter as EncounterSpec
 from engine.content.schema import Surprise
 from engine.decisions import DelayReturnQuestion
 from engine.effects import (
@@ -16,6 +17,8 @@ from engine.effects import (
     end_of_turn_saves,
     expire_at_turn_end,
     expire_at_turn_start,
+    expire_for_missed_turn,
+    expire_long,
     ongoing_at_turn_start,
 )
 from engine.events import (
@@ -23,15 +26,60 @@ from engine.events import (
     Check,
     DeathSave,
     EncounterEnd,
+    EncounterStart,
     Initiative,
     InitiativeOrder,
+    Note,
     PowerRecharge,
     RoundStart,
     TurnEnd,
     TurnStart,
 )
 from engine.hp import heal, update_state
+from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
+
+SCHEMA = 1
+"""The combat log's schema version (log-schema.md, `encounter_start.schema`)."""
+
+
+def start_event(
+    battle: Battle,
+    spec: EncounterSpec,
+    source: str,
+    content_hash: str,
+    ruleset: str,
+    seed: int | None,
+) -> EncounterStart:
+    """The log's first line: the fight as it begins (log-schema.md, encounter_start)."""
+    b = battle
+    s = spec.surprise
+    stated = set(s.surprised) if s is not None and s.mode == "stated" else set()
+    combatants = []
+    for c in b.combatants.values():
+        combatants.append(
+            {
+                "id": c.id,
+                "name": c.name,
+                "side": c.side,
+                "pc": c.pc,
+                "control": c.control,
+                "level": c.level,
+                "max_hp": c.max_hp,
+                "hp": c.hp,
+                "speed": c.creature.speed,
+                "pos": list(c.pos),
+                "size": c.size,
+                "reach": c.reach,
+                "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
+                "surprised": c.surprised or c.id in stated or c.side in stated,
+                "role": c.creature.role,
+                "creature": c.creature.id,
+            }
+        )
+    terrain = {k: [list(sq) for sq in v] for k, v in b.map.terrain_squares().items()}
+    bmap = {"name": spec.map.name, "width": b.map.width, "height": b.map.height, "terrain": terrain}
+    return EncounterStart(SCHEMA, source, content_hash, ruleset, seed, bmap, tuple(combatants))
 
 
 def decide_surprise(battle: Battle, spec: Surprise | None) -> None:
@@ -77,19 +125,17 @@ def roll_initiative(battle: Battle) -> None:
     for cid, key in rolls.items():
         groups.setdefault(key, []).append(cid)
     tiebreak: dict[str, tuple[int, ...]] = {cid: () for cid in rolls}
-    for tied in groups.values():
-        while len(tied) > 1:
-            faces: dict[str, int] = {}
-            for cid in tied:
-                faces[cid] = battle.d20(f"{battle[cid].name}: initiative roll-off", cid)
-                battle.emit(Initiative(cid, faces[cid], 0, faces[cid], rolloff=True))
-                tiebreak[cid] = (*tiebreak[cid], faces[cid])
-            by_face: dict[int, list[str]] = {}
-            for cid, f in faces.items():
-                by_face.setdefault(f, []).append(cid)
-            tied = max((g for g in by_face.values()), key=len)
-            if len(tied) <= 1:
-                break
+    # S-13: each group still tied rolls off again, until every creature has its own place
+    pending = [g for g in groups.values() if len(g) > 1]
+    while pending:
+        tied = pending.pop(0)
+        by_face: dict[int, list[str]] = {}
+        for cid in tied:
+            face = battle.d20(f"{battle[cid].name}: initiative roll-off", cid)
+            battle.emit(Initiative(cid, face, 0, face, rolloff=True))
+            tiebreak[cid] = (*tiebreak[cid], face)
+            by_face.setdefault(face, []).append(cid)
+        pending.extend(g for g in by_face.values() if len(g) > 1)
     order = sorted(rolls, key=lambda cid: (rolls[cid], tiebreak[cid]), reverse=True)
     battle.order = order
     battle.emit(InitiativeOrder(tuple(order)))
@@ -118,11 +164,10 @@ def advance(battle: Battle) -> None:
                 return
         c = battle[battle.order[battle.turn_index]]
         if c.state == "dead":
+            expire_for_missed_turn(battle, c)
             continue
         if battle.surprise_round and c.surprised:
             continue
-        if c.delayed:  # X-ACT-1: a delay held past its own place is lost
-            c.delayed = False
         start_turn(battle, c)
         if battle.current is not None:
             return
@@ -133,6 +178,10 @@ def _new_round(battle: Battle) -> None:
         battle.surprise_round = False
         for c in battle.combatants.values():
             c.surprised = False
+    for c in battle.combatants.values():
+        if c.delayed:  # X-ACT-1: a delayed turn is taken later in the same round, or lost
+            c.delayed = False
+            battle.emit(Note(c.id, f"{c.name} never took its delayed turn: it is lost."))
     battle.round += 1
     battle.turn_index = 0
     if battle.round > battle.round_limit:
@@ -140,6 +189,7 @@ def _new_round(battle: Battle) -> None:
         finish(battle, None, "round_limit")
         return
     battle.emit(RoundStart())
+    expire_long(battle)  # F-DUR-4, F-DUR-6: 5 minutes at most
 
 
 def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
@@ -148,8 +198,8 @@ def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
     battle.extra_standard = 0
     battle.moved_this_turn = False
     battle.emit(TurnStart(c.id))
+    battle.turn_counter += 1  # a resumed (delayed) turn is a turn of its own too (X-OA-1)
     if not resumed:
-        battle.turn_counter += 1
         c.turns_started += 1
         c.readied = None
         expire_at_turn_start(battle, c)  # F-DUR-2
@@ -254,10 +304,14 @@ def check_end(battle: Battle) -> bool:
     """F-TRN-6: the fight ends when at most one side has anyone standing."""
     if battle.over:
         return True
-    standing = {c.side for c in battle.combatants.values() if c.standing}
-    if len(standing) > 1:
-        return False
-    finish(battle, next(iter(standing)) if standing else None, "defeat")
+    first: str | None = None
+    for c in battle.combatants.values():
+        if c.state in ("healthy", "bloodied"):  # standing
+            if first is None:
+                first = c.side
+            elif c.side != first:
+                return False  # (checked after every action: stop at the second side)
+    finish(battle, first, "defeat")
     return True
 
 

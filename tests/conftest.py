@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 import yaml
 
+from engine.actions import UsePower
 from engine.content.loader import load_encounter
 from engine.decisions import AutoDecider, Decider, Question
 from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.encounter import Encounter
-from engine.events import Event, Logged
+from engine.events import Attack, Event, Logged
 
 BASIC_MELEE = {
     "id": "basic-melee",
@@ -74,6 +75,143 @@ GOBLIN = {
     "powers": ["claw", "bolt"],
 }
 
+# Attack-rule fixtures: a striker whose powers add nothing to the d20 (the total is the
+# natural plus situational modifiers) and a dummy with known defenses.
+OPEN = "......\n......\n......\n"
+
+
+def poke(vs: str, **over: Any) -> dict[str, Any]:
+    """A monster power with no bonus at all: the total is the natural plus modifiers."""
+    p: dict[str, Any] = {
+        "id": f"poke-{vs}",
+        "name": f"Poke {vs}",
+        "kind": "melee",
+        "attack": {"bonus": 0, "vs": vs},
+        "hit": {"damage": {"dice": "1d4"}},
+    }
+    p.update(over)
+    return p
+
+
+POKES = [poke(d) for d in ("ac", "fortitude", "reflex", "will")]
+ZAP = {
+    "id": "zap",
+    "name": "Zap",
+    "kind": "ranged",
+    "range": 10,
+    "attack": {"bonus": 0, "vs": "ac"},
+    "hit": {"damage": {"dice": "1d4"}},
+}
+LONG = {
+    "id": "long",
+    "name": "Long Poke",
+    "kind": "melee",
+    "reach": 2,
+    "attack": {"bonus": 0, "vs": "ac"},
+    "hit": {"damage": {"dice": "1d4"}},
+}
+KEEN = poke("ac", id="keen", name="Keen", crit_range=19)
+STRIKER = {
+    "id": "striker",
+    "name": "Striker",
+    "role": "soldier",
+    "level": 1,
+    "hp": 40,
+    "defenses": {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12},
+    "powers": ["poke-ac", "poke-fortitude", "poke-reflex", "poke-will", "zap", "long", "keen"],
+}
+
+
+def dummy(**over: Any) -> dict[str, Any]:
+    """A monster with 100 hit points and no powers; `ac=...` and the like set a defense, other
+    keys a creature field (`invisible=True`)."""
+    d = {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12}
+    out: dict[str, Any] = {
+        "id": "dummy",
+        "name": "Dummy",
+        "role": "brute",
+        "level": 1,
+        "hp": 100,
+        "powers": [],
+    }
+    for k, v in over.items():
+        (d if k in d else out)[k] = v
+    out["defenses"] = d
+    return out
+
+
+def duel(
+    build: Builder,
+    faces: list[int],
+    *,
+    target: dict[str, Any] | None = None,
+    striker_pos: tuple[int, int] = (1, 1),
+    target_pos: tuple[int, int] = (2, 1),
+    grid: str = OPEN,
+    more: tuple[dict[str, Any], ...] = (),
+    **kw: Any,
+) -> Encounter:
+    """The striker `s` (party, acting first) next to a dummy `t` (monsters); `faces` follow
+    the initiative rolls. `more` adds combatants (fighters, goblins) who roll initiative 10,
+    so they act between the two."""
+    return build(
+        grid,
+        [mon("s", striker_pos, "striker", side="party"), mon("t", target_pos, "dummy"), *more],
+        creatures=[STRIKER, target or dummy(), FIGHTER, GOBLIN],
+        powers=[*POKES, ZAP, LONG, KEEN, BASIC_MELEE, CLAW, BOLT],
+        faces=[20, 1, *([10] * len(more)), *faces],
+        **kw,
+    )
+
+
+AREA = {
+    "id": "fireball",
+    "name": "Fireball",
+    "kind": "area",
+    "range": 10,
+    "burst": 2,
+    "target": "creature",
+    "targets": 9,
+    "attack": {"bonus": 0, "vs": "reflex"},
+    "hit": {"damage": {"dice": "1d6"}},
+}
+CLOSE = {
+    "id": "sweep",
+    "name": "Sweep",
+    "kind": "close",
+    "burst": 1,
+    "target": "enemy",
+    "targets": 8,
+    "attack": {"bonus": 0, "vs": "ac"},
+    "hit": {"damage": {"dice": "1d6"}},
+}
+
+
+def attack_on(enc: Encounter, power: str, target: str = "t", **kw: Any) -> Attack:
+    """Apply `power` and return the (non-opportunity) attack on `target`."""
+    out = enc.apply(UsePower(power, (target,) if "origin" not in kw else (), **kw))
+    return next(a for a in events(out, Attack) if a.target == target and not a.opportunity)
+
+
+def area_duel(
+    build: Builder,
+    grid: str,
+    s_pos: tuple[int, int],
+    t_pos: tuple[int, int],
+    *,
+    target: dict[str, Any] | None = None,
+    more: tuple[dict[str, Any], ...] = (),
+) -> Encounter:
+    """Like `duel`, the striker also knowing a burst 2 area power and a close burst 1."""
+    striker = dict(STRIKER, powers=[*STRIKER["powers"], "fireball", "sweep"])
+    return build(
+        grid,
+        [mon("s", s_pos, "striker", side="party"), mon("t", t_pos, "dummy"), *more],
+        creatures=[striker, target or dummy(), FIGHTER, GOBLIN],
+        powers=[*POKES, ZAP, LONG, KEEN, AREA, CLOSE, BASIC_MELEE, CLAW, BOLT],
+        faces=[20, 1, *([10] * len(more)), 10, 1, 1, 1],
+    )
+
 
 def write_encounter(
     tmp_path: Path,
@@ -82,6 +220,7 @@ def write_encounter(
     *,
     creatures: list[dict[str, Any]] | None = None,
     powers: list[dict[str, Any]] | None = None,
+    legend: dict[str, Any] | None = None,
     **extra: Any,
 ) -> Path:
     doc: dict[str, Any] = {
@@ -93,6 +232,8 @@ def write_encounter(
         "sides": {"party": {"control": "player"}, "monsters": {"control": "ai"}},
         "combatants": combatants,
     }
+    if legend:
+        doc["map"]["legend"] = legend
     doc.update(extra)
     path = tmp_path / "test.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
@@ -189,3 +330,52 @@ class Answers:
         if isinstance(question, ForcedMoveQuestion):
             return min(self.forced, len(question.options) - 1)
         return self._auto.answer(question)
+
+
+def put_effect(
+    enc: Encounter,
+    target: str,
+    *,
+    source: str | None = None,
+    duration: str = "save_ends",
+    conditions: tuple[str, ...] = (),
+    modifiers: tuple[tuple[str, int], ...] = (),
+    ongoing: tuple[int, str | None] | None = None,
+    name: str | None = None,
+) -> str:
+    """Put an effect on `target` as a power would (through `engine.effects.add_effect`)."""
+    from engine.content.schema import EffectSpec
+    from engine.effects import add_effect
+
+    b = enc.battle
+    spec = EffectSpec.model_validate(
+        {
+            "name": name,
+            "duration": duration,
+            "conditions": list(conditions),
+            "modifiers": [{"stat": s, "value": v} for s, v in modifiers],
+            "ongoing": None if ongoing is None else {"amount": ongoing[0], "type": ongoing[1]},
+        }
+    )
+    eff = add_effect(b, spec, b[target], b[source] if source else None, name or "test effect")
+    assert eff is not None
+    return eff.id
+
+
+def mods(attack: Any) -> dict[str, int]:
+    """An attack event's modifiers summed by source."""
+    out: dict[str, int] = {}
+    for m in attack.modifiers:
+        out[m.source] = out.get(m.source, 0) + m.value
+    return out
+
+
+@pytest.fixture(scope="session")
+def default_loaded() -> Any:
+    """The bundled default encounter, loaded once (loading is the slow part of a short fight)."""
+    return load_encounter("default")
+
+
+NAIVE = {"party": "naive", "monsters": "naive"}
+"""Both sides of the default encounter played by the naive baseline: the rules tests need
+whole fights, not good ones, and the naive policy is fast and changes little."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.content.schema import Power, Weapon
+from engine.content.schema import Creature, Power, Weapon
 from engine.events import Mod
 from engine.rulesets.base import Ruleset
 from engine.state import Combatant
@@ -11,8 +11,27 @@ from engine.state import Combatant
 class Ffd20(Ruleset):
     name = "ffd20"
 
+    def __init__(self) -> None:
+        # Both numbers below are pure functions of frozen content, asked on every attack:
+        # cached by the identity of the objects they come from (kept in the entry, so an id
+        # can't be reused by another object while its entry lives).
+        self._defenses: dict[tuple[int, str], tuple[Creature, int]] = {}
+        self._bonuses: dict[
+            tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
+        ] = {}
+
     def defense(self, c: Combatant, which: str, *, flat_footed: bool = False) -> int:
         cr = c.creature
+        key = (id(cr), which)
+        hit = self._defenses.get(key)
+        if hit is not None and hit[0] is cr:
+            return hit[1]
+        value = self._defense(cr, which)
+        self._defenses[key] = (cr, value)
+        return value
+
+    @staticmethod
+    def _defense(cr: Creature, which: str) -> int:
         bonus: int = getattr(cr.defense_bonuses, which)
         if cr.defenses is not None:  # monsters: given (F-DEF-6 bonuses still add)
             given: int = getattr(cr.defenses, which)
@@ -36,6 +55,17 @@ class Ffd20(Ruleset):
         return value + bonus
 
     def attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
+        cr = c.creature
+        key = (id(cr), id(power), id(weapon))
+        hit = self._bonuses.get(key)
+        if hit is not None and hit[0] is cr and hit[1] is power and hit[2] is weapon:
+            return list(hit[3])
+        mods = self._attack_modifiers(c, power, weapon)
+        self._bonuses[key] = (cr, power, weapon, tuple(mods))
+        return mods
+
+    @staticmethod
+    def _attack_modifiers(c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         spec = power.attack
         assert spec is not None
         if spec.ability is None:  # a monster's stat block gives the whole bonus

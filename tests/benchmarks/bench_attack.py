@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Attack resolutions per second: a basic melee attack with damage, on one core.
+
+    .venv/bin/python tests/benchmarks/bench_attack.py           # the full measurement
+    .venv/bin/python tests/benchmarks/bench_attack.py --quick   # CI: a short run
+
+Target: >= 30,000 attack resolutions per second (issue 2): `engine.powers.resolve`, which is
+the attack roll with every modifier (F-ATK-*, F-MOD-*), hit or miss, the damage roll with its
+adjustments, the hit point bookkeeping and the events. The second figure is the same attack as
+a whole action through `Encounter.apply(UsePower(...))`, adding the legality checks, the
+action's bookkeeping and the replay record. Times are the CPU time of this one process ("one
+core"), so other work on the machine doesn't distort them much. Not a timed test: the script
+prints the numbers and says whether the target is met. The fighter attacks a dummy with hit
+points enough never to drop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+if str(ROOT / "tests") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import BASIC_MELEE, FIGHTER, mon, pc, write_encounter  # noqa: E402
+
+from engine.actions import EndTurn, UsePower  # noqa: E402
+from engine.content.loader import load_encounter  # noqa: E402
+from engine.encounter import Encounter  # noqa: E402
+from engine.powers import resolve  # noqa: E402
+
+TARGET = 30_000
+DUMMY = {
+    "id": "dummy",
+    "name": "Dummy",
+    "role": "brute",
+    "level": 1,
+    "hp": 1000,
+    "defenses": {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12},
+    "powers": [],
+}
+
+
+def arena() -> Encounter:
+    """A level 2 fighter (longsword 1d8+3, +7) next to the dummy, the fighter's turn."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_encounter(
+            Path(tmp),
+            "....\n....\n",
+            [pc("f", (1, 0)), mon("t", (2, 0), "dummy")],
+            creatures=[FIGHTER, DUMMY],
+            powers=[BASIC_MELEE],
+        )
+        loaded = load_encounter(path)
+    enc = Encounter.create(loaded, seed=7)
+    enc.start()
+    while enc.current is not None and enc.current.id != "f":
+        enc.apply(EndTurn())
+    return enc
+
+
+def through_apply(enc: Encounter) -> Callable[[int], None]:
+    b = enc.battle
+    act = UsePower("basic-melee", ("t",))
+    target = b["t"]
+
+    def run(n: int) -> None:
+        for i in range(n):
+            b.spent["standard"] = 0  # one standard action a turn: give it back each time
+            enc.apply(act)
+            if target.hp < 100:
+                target.hp = 1000
+            if i % 500 == 499:  # a fight's log is a few hundred events, not a million
+                del b.log[:], enc.records[:]
+
+    return run
+
+
+def resolution_only(enc: Encounter) -> Callable[[int], None]:
+    b = enc.battle
+    f, target = b["f"], b["t"]
+    power = f.power("basic-melee")
+    assert power is not None
+    act = UsePower("basic-melee", ("t",))
+    targets = ["t"]
+
+    def run(n: int) -> None:
+        for i in range(n):
+            resolve(b, f, power, act, targets)
+            if target.hp < 100:
+                target.hp = 1000
+            if i % 500 == 499:
+                del b.log[:]
+                b.dice.take()
+
+    return run
+
+
+def measure(fn: Callable[[int], None], n: int, repeats: int) -> float:
+    """Best-of and median attacks per second over `repeats` runs of `n`."""
+    fn(min(n, 2000))  # warm caches (dice expressions, cover memo, defenses)
+    rates = []
+    for _ in range(repeats):
+        gc.collect()
+        t0 = time.process_time()  # CPU time of this one process: "on one core", even when
+        fn(n)  # other work shares the machine
+        rates.append(n / (time.process_time() - t0))
+    return statistics.median(rates)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="attack resolutions per second")
+    ap.add_argument("--quick", action="store_true", help="a short run (CI)")
+    args = ap.parse_args(argv)
+    n, repeats = (3_000, 3) if args.quick else (50_000, 5)
+    core = measure(resolution_only(arena()), n, repeats)
+    full = measure(through_apply(arena()), n, repeats)
+    print(f"attack resolutions/s (basic melee attack with damage, powers.resolve): {core:>9,.0f}")
+    print(f"whole actions/s (the same attack through Encounter.apply):             {full:>9,.0f}")
+    verdict = "meets" if core >= TARGET else "BELOW"
+    print(f"target >= {TARGET:,} attack resolutions/s on one core: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
