@@ -68,6 +68,15 @@ def _fail(command: str, message: str) -> int:
     return 1
 
 
+def app_entry(name: str) -> Callable[[Path], int | None]:
+    """`tui.launch.<name>`, imported only now (it loads Textual); ImportError if missing."""
+    module = importlib.import_module("tui.launch")
+    entry = getattr(module, name, None)
+    if entry is None:
+        raise ImportError(f"tui.launch has no {name}()")
+    return entry
+
+
 # --- resume ----------------------------------------------------------------------------------
 def when(dt: datetime, now: datetime | None = None) -> str:
     """A time a person reads at a glance: `today 14:32`, `yesterday 09:10`, `2025-03-01 20:15`."""
@@ -127,7 +136,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if save.torn:
         print(f"{save.path}: {save.torn}", file=sys.stderr)
     try:
-        from tui.launch import launch_save
+        launch_save = app_entry("launch_save")
     except ImportError as exc:
         return _fail(
             "resume",
@@ -171,7 +180,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except SaveError as exc:
         return _fail("replay", str(exc))
     try:
-        from tui.launch import launch_replay
+        launch_replay = app_entry("launch_replay")
     except ImportError as exc:
         return _fail(
             "replay",
