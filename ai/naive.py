@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from ai.policy import Choice
-from engine.actions import EndTurn, Move, UsePower
+from engine.actions import Action, EndTurn, Move, StandUp, UsePower
 from engine.content.schema import Power
 from engine.decisions import AutoDecider, Question
 from engine.encounter import Encounter
-from engine.grid import cheapest_path, distance
+from engine.grid import Terrain, cheapest_path, distance
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -22,8 +22,11 @@ Square = tuple[int, int]
 def basic_powers(c: Combatant) -> list[Power]:
     basics = [p for p in c.powers if p.basic and p.attack is not None]
     if not basics:  # no power marked basic: any at-will attack will do
-        basics = [p for p in c.powers if p.usage == "at-will" and p.attack is not None
-                  and p.kind in ("melee", "ranged")]
+        basics = [
+            p
+            for p in c.powers
+            if p.usage == "at-will" and p.attack is not None and p.kind in ("melee", "ranged")
+        ]
     return basics
 
 
@@ -37,20 +40,42 @@ class NaivePolicy:
         return self._auto.answer(question)
 
     def next_action(self, enc: Encounter) -> Choice:
+        """Attack the nearest enemy in reach, else walk toward the nearest, else end the turn.
+        Whatever it picks is checked with `Encounter.validate` first (never an illegal
+        action: EndTurn instead)."""
         c = enc.current
-        assert c is not None
-        attack = self._attack(enc, c)
-        if attack is not None:
-            return Choice(attack)
-        if enc.can_spend("move") and not enc.battle.has(c, "prone"):
-            move = self._approach(enc, c)
-            if move is not None:
-                return Choice(move)
-        if enc.battle.has(c, "prone") and enc.can_spend("move"):
-            from engine.actions import StandUp
-
-            return Choice(StandUp())
+        if c is None:
+            return Choice(EndTurn())
+        for act in self._candidates(enc, c):
+            if act is not None and enc.validate(act) is None:
+                return Choice(act)
         return Choice(EndTurn())
+
+    def _candidates(self, enc: Encounter, c: Combatant) -> list[Action | None]:
+        out: list[Action | None] = [self._attack(enc, c)]
+        prone = enc.battle.has(c, "prone")
+        if enc.can_spend("move") and not prone:
+            if enc.battle.map.cell(c.pos).terrain == Terrain.PIT:
+                out.append(self._climb(enc, c))
+            else:
+                out.append(self._approach(enc, c))
+        if prone and enc.can_spend("move"):
+            out.append(StandUp())
+        return out
+
+    @staticmethod
+    def _climb(enc: Encounter, c: Combatant) -> Move | None:
+        """Out of a pit: one square toward the nearest enemy (a whole move)."""
+        b = enc.battle
+        enemies = [e.pos for e in b.enemies_of(c)]
+        options = sorted(
+            enc.reachable("walk"),
+            key=lambda sq: (min((distance((sq,), (e,)) for e in enemies), default=0), sq),
+        )
+        for sq in options:
+            if distance((c.pos,), (sq,)) == 1:
+                return Move((c.pos, sq), "walk")
+        return None
 
     def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
         for power, reason in enc.usable_powers():

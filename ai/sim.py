@@ -6,8 +6,10 @@ each run can write its combat log as JSON Lines (`run-NNNN-seed-S.jsonl`).
 
 from __future__ import annotations
 
+import gc
 import json
 import math
+import multiprocessing
 import os
 import statistics
 import time
@@ -17,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ai.distances import graph_of, warm_lines
 from ai.naive import NaivePolicy
 from ai.policy import Policy
+from ai.tactical import TacticalPolicy
 from engine.actions import EndTurn, Impossible
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.decisions import Question
@@ -28,14 +32,14 @@ from engine.encounter import Encounter
 MAX_ACTIONS_PER_TURN = 24
 
 
+POLICIES = ("tactical", "naive")
+
+
 def make_policy(name: str) -> Policy:
+    """A fresh policy by name (one per side per fight: policies keep per-fight caches)."""
     if name == "naive":
         return NaivePolicy()
     if name == "tactical":
-        try:
-            from ai.tactical import TacticalPolicy
-        except ImportError:  # the tactical policy arrives with its own module
-            return NaivePolicy()
         return TacticalPolicy()
     raise ValueError(f"unknown policy {name!r} (tactical or naive)")
 
@@ -86,8 +90,14 @@ def play(
     holder: list[Encounter] = []
     decider = _SideDecider(policies, holder)
     dice = ScriptedDice(dice_prefix, fallback=SeededDice(seed)) if dice_prefix else None
-    enc = Encounter.create(loaded, seed=seed, dice=dice, deciders=lambda _cid: decider,
-                           control={s: "ai" for s in sides}, ruleset=ruleset)
+    enc = Encounter.create(
+        loaded,
+        seed=seed,
+        dice=dice,
+        deciders=lambda _cid: decider,
+        control={s: "ai" for s in sides},
+        ruleset=ruleset,
+    )
     holder.append(enc)
     result = RunResult(index, seed, None, "", 0, {s: policies[s].name for s in sides})
     emitted = 0
@@ -99,6 +109,10 @@ def play(
                 on_event(ev.to_json())
         emitted = len(enc.log)
 
+    for pol in policies.values():
+        prepare = getattr(pol, "prepare", None)
+        if prepare is not None:  # per-map set-up outside any decision's time
+            prepare(enc)
     enc.start()
     flush()
     while not enc.over:
@@ -158,25 +172,51 @@ def run_job(job: Job) -> RunResult:
     loaded = _loaded(job.source, job.ruleset)
     lines: list[str] = []
     sink = (lambda ev: lines.append(json.dumps(ev))) if job.log_dir else None
-    _, result = play(loaded, job.seed, job.policies, ruleset=job.ruleset,
-                     dice_prefix=list(job.dice) if job.dice else None, on_event=sink,
-                     index=job.index)
+    _, result = play(
+        loaded,
+        job.seed,
+        job.policies,
+        ruleset=job.ruleset,
+        dice_prefix=list(job.dice) if job.dice else None,
+        on_event=sink,
+        index=job.index,
+    )
     if job.log_dir:
         path = Path(job.log_dir) / f"run-{job.index:04d}-seed-{job.seed}.jsonl"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return result
 
 
-def run_many(jobs: list[Job], workers: int, progress: Callable[[int], None] | None = None
-             ) -> list[RunResult]:
+def prewarm(loaded: LoadedEncounter) -> None:
+    """Per-process set-up shared by every fight of an encounter: the flattened movement graph
+    and the engine's line tables out to the longest range of any power in it."""
+    graph_of(loaded.bmap)
+    longest = max((p.range or 0) + (p.burst or 0) for p in loaded.powers.values())
+    warm_lines(min(max(longest, 12), 24))
+
+
+def run_many(
+    jobs: list[Job], workers: int, progress: Callable[[int], None] | None = None
+) -> list[RunResult]:
+    """Play every job, in `workers` processes; results in job order whatever `workers` is."""
     results: list[RunResult] = []
+    if len(jobs) >= 10:
+        # Load and warm up once here; forked workers inherit all of it.
+        for source, ruleset in sorted({(j.source, j.ruleset or "") for j in jobs}):
+            prewarm(_loaded(source, ruleset or None))
+        # What exists now lives for the whole run: keep the collector from rescanning it
+        # (and, with fork, from touching the pages the workers share).
+        gc.collect()
+        gc.freeze()
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             results.append(run_job(job))
             if progress:
                 progress(len(results))
         return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork") if "fork" in methods else None
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         for r in pool.map(run_job, jobs, chunksize=max(1, len(jobs) // (workers * 8))):
             results.append(r)
             if progress:
@@ -208,18 +248,23 @@ def percentile(values: list[float], q: float) -> float:
     return s[k]
 
 
-def summarize(results: list[RunResult], sides: Iterable[str], elapsed: float) -> dict[str, Any]:
+def summarize(
+    results: list[RunResult], sides: Iterable[str], elapsed: float, *, by_policy: bool = False
+) -> dict[str, Any]:
+    """The `--json` summary. `by_policy` (or runs that differ in who plays what) adds
+    `wins_by_policy`: wins per policy name, plus `draw`."""
     runs = len(results)
     wins: dict[str, int] = {s: 0 for s in sides}
     wins["draw"] = 0
-    by_policy: dict[str, int] = {}
+    names = sorted({p for r in results for p in r.policies.values()})
+    per_policy: dict[str, int] = {p: 0 for p in names}
     for r in results:
         if r.winner is None:
             wins["draw"] += 1
         else:
             wins[r.winner] = wins.get(r.winner, 0) + 1
             pol = r.policies.get(r.winner, "?")
-            by_policy[pol] = by_policy.get(pol, 0) + 1
+            per_policy[pol] = per_policy.get(pol, 0) + 1
     rounds = [r.rounds for r in results]
     ms = [m for r in results for m in r.decision_ms]
     creatures = sorted({cid for r in results for cid in r.damage_dealt})
@@ -231,8 +276,11 @@ def summarize(results: list[RunResult], sides: Iterable[str], elapsed: float) ->
         "mean_rounds": statistics.fmean(rounds) if rounds else 0.0,
         "stdev_rounds": statistics.pstdev(rounds) if rounds else 0.0,
         "decisions": len(ms),
-        "decision_ms": {"p50": percentile(ms, 0.5), "p95": percentile(ms, 0.95),
-                        "max": max(ms, default=0.0)},
+        "decision_ms": {
+            "p50": percentile(ms, 0.5),
+            "p95": percentile(ms, 0.95),
+            "max": max(ms, default=0.0),
+        },
         "fight_ms": {"p50": percentile([r.ms for r in results], 0.5)},
         "elapsed_s": elapsed,
         "illegal_actions": sum(len(r.illegal) for r in results),
@@ -243,8 +291,11 @@ def summarize(results: list[RunResult], sides: Iterable[str], elapsed: float) ->
                 "drop_rate": sum(1 for r in results if r.drops.get(cid, 0)) / runs,
             }
             for cid in creatures
-        } if runs else {},
+        }
+        if runs
+        else {},
     }
-    if len({tuple(sorted(r.policies.items())) for r in results}) > 1 or by_policy:
-        out["wins_by_policy"] = by_policy
+    mixed = len({tuple(sorted(r.policies.items())) for r in results}) > 1
+    if by_policy or mixed or len(names) > 1:
+        out["wins_by_policy"] = {**per_policy, "draw": wins["draw"]}
     return out

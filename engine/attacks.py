@@ -15,6 +15,7 @@ from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
 from engine.grid import adjacent, concealment, cover, footprint
+from engine.rulesets import Ruleset
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -115,6 +116,10 @@ def setup(
     t_sq = battle.squares(target)
     src_sq = origin if origin is not None and kind in ("close", "area") else a_sq
     mods = list(battle.ruleset.attack_modifiers(attacker, power, weapon))
+    mods += battle.ruleset.situational_modifiers(
+        battle, attacker, target, power, weapon, a_sq, t_sq
+    )
+    mods += battle.action_modifiers.get(attacker.id, ())  # d20srd iterative attacks
 
     seen = can_see(battle, attacker, target, at)
     if battle.has(target, "invisible") or battle.flag(attacker, "cant_see"):
@@ -168,9 +173,11 @@ def setup(
                 if stat == "attack" and value:
                     mods.append(Mod(e.name, value))
 
-    defense = defense_value(battle, target, power.attack.vs, attacker, kind, a_sq)
+    vs = power.attack.vs
+    defense = defense_value(battle, target, vs, attacker, kind, a_sq, touch=power.attack.touch)
     crit_low = power.crit_range or (weapon.crit_range if weapon else 20)
     cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
+    cdg = cdg and battle.ruleset.coup_de_grace_crits
     return AttackSetup(tuple(mods), defense, ca, flank, cov if cov != "blocked" else "superior",
                        conceal, crit_low, cdg)
 
@@ -182,11 +189,15 @@ def defense_value(
     attacker: Combatant | None,
     kind: str,
     attacker_squares: tuple[Square, ...] | None = None,
+    *,
+    touch: bool = False,
 ) -> int:
     """The defense with every temporary change: effects, prone, unconscious (F-DEF-6).
 
-    `attacker_squares`: where the attacker is taken to stand (default: where it stands)."""
-    value = battle.ruleset.defense(target, vs, flat_footed=battle.has(target, "flat_footed"))
+    `attacker_squares`: where the attacker is taken to stand (default: where it stands).
+    `touch`: a d20srd touch attack (D-3)."""
+    flat = battle.has(target, "flat_footed")
+    value = battle.ruleset.defense(target, vs, flat_footed=flat, touch=touch)
     value += battle.modifier(target, vs)
     conds = battle.conditions(target)
     if "unconscious" in conds:
@@ -199,21 +210,34 @@ def defense_value(
 
 
 def damage_expr(
-    battle: Battle, attacker: Combatant, spec: DamageSpec, weapon: Weapon | None
+    battle: Battle,
+    attacker: Combatant,
+    spec: DamageSpec,
+    weapon: Weapon | None,
+    *,
+    multiply: bool = True,
 ) -> DiceExpr:
-    """F-DMG-1: dice (n[W]) + ability modifier + enhancement + bonuses, as one expression."""
+    """F-DMG-1: dice (n[W]) + ability modifier + enhancement + bonuses, as one expression.
+
+    The ability part is the ruleset's (S-6, D-7); a `multiplier` multiplies it the ruleset's
+    way (S-7, D-9) unless `multiply` is False (d20srd adds a critical's multiplier to it)."""
     wdice = DiceExpr.parse(weapon.dice) if weapon is not None else None
     expr = DiceExpr.parse(spec.dice, wdice)
     const = spec.bonus + battle.modifier(attacker, "damage")
-    if spec.ability is not None:
-        const += attacker.creature.abilities.mod(spec.ability)
+    const += battle.ruleset.damage_bonus(attacker, spec, weapon)
     if weapon is not None and "[W]" in spec.dice.upper():
         const += weapon.enhancement
-    return expr.with_constant(const)
+    expr = expr.with_constant(const)
+    if multiply and spec.multiplier > 1:
+        expr = battle.ruleset.multiply(expr, spec.multiplier)
+    return expr
 
 
-def outcome_odds(s: AttackSetup) -> tuple[float, float]:
-    """(chance of a hit of any kind, chance of a critical hit) for one d20."""
+def outcome_odds(s: AttackSetup, ruleset: Ruleset | None = None) -> tuple[float, float]:
+    """(chance of a hit of any kind, chance of a critical hit) for one d20, as `ruleset`
+    judges it (d20srd: meet-or-beat and a confirmation roll); default: F-ATK-3..8."""
+    if ruleset is not None:
+        return ruleset.odds(s)
     need = s.defense - s.bonus
     hit = crit = 0
     for nat in range(2, 21):
@@ -242,16 +266,15 @@ def preview(
         return None
     weapon = attacker.weapon_for(power)
     s = setup(battle, attacker, target, power, weapon, origin, at=at)
-    p_hit, p_crit = outcome_odds(s)
+    p_hit, p_crit = outcome_odds(s, battle.ruleset)
     expected = 0.0
     text = ""
     if power.hit is not None and power.hit.damage is not None:
         expr = damage_expr(battle, attacker, power.hit.damage, weapon)
         text = str(expr)
-        crit_dmg = expr.max() if battle.ruleset.maximize_crit_damage else expr.mean() * 2
-        if weapon is not None and weapon.crit_dice:
-            crit_dmg += DiceExpr.parse(weapon.crit_dice).mean()
-        expected = (p_hit - p_crit) * expr.mean() + p_crit * crit_dmg
+        means = battle.ruleset.damage_means(battle, attacker, target, power, weapon, expr)
+        hit_dmg, crit_dmg = means
+        expected = (p_hit - p_crit) * hit_dmg + p_crit * crit_dmg
         if power.miss is not None and power.miss.half_damage and not target.creature.minion:
             expected += (1 - p_hit) * (expr.mean() / 2)
         if battle.has(attacker, "weakened"):

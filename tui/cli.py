@@ -1,8 +1,11 @@
-"""The `skirmish` command line: the app, and the headless tools (sim, check, list).
+"""The `skirmish` command line: the app, the headless tools (sim, check, list) and the save
+commands (resume, replay, export: `tui.cli_saves`).
 
-Headless commands never import Textual, so they start fast and run where no terminal is.
-Every failure a user can cause (a bad file, a bad option) ends in a one-line message and a
-non-zero exit status, never a traceback.
+Headless commands never import Textual, so they start fast and run where no terminal is; and
+nothing heavy is imported before the command is known (the engine's content loader pulls in
+pydantic and networkx), so that the app's first frame comes quickly. Every failure a user can
+cause (a bad file, a bad option) ends in a one-line message and a non-zero exit status, never
+a traceback.
 """
 
 from __future__ import annotations
@@ -13,17 +16,40 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.content.errors import ContentErrors
+from tui import cli_saves
+
+if TYPE_CHECKING:
+    from engine.content.errors import ContentErrors
 
 EXAMPLES = """examples:
   skirmish                                  start screen, Enter plays the default fight
   skirmish play default --seed 7            straight into a fight
   skirmish play default --control party=ai  watch both sides play
+  skirmish resume                           list unfinished fights (every fight is autosaved)
+  skirmish resume --latest                  play on where the newest one stopped
+  skirmish replay FIGHT.save.jsonl          step through a saved fight or a combat log
+  skirmish export FIGHT.save.jsonl --format text -o fight.txt
+                                            the fight's log as text (or jsonl)
   skirmish sim default --runs 300 --json    balance: 300 AI-vs-AI fights
   skirmish check maps/my-encounter.yaml     validate content
   skirmish list                             bundled encounters
 """
+
+
+def _import_content_errors() -> None:
+    """Bind the module's `ContentErrors` (cmd_sim names it) only for the commands that load
+    content anyway."""
+    global ContentErrors
+    from engine.content.errors import ContentErrors
+
+
+def _content_errors(exc: BaseException) -> bool:
+    """Is `exc` the content loader's ContentErrors? (Looked up only if the loader was ever
+    imported: if it wasn't, nothing can have raised one, and importing it costs 0.25 s.)"""
+    errors = sys.modules.get("engine.content.errors")
+    return errors is not None and isinstance(exc, errors.ContentErrors)
 
 
 def _policy_arg(text: str) -> tuple[str, str]:
@@ -113,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("files", nargs="*")
 
     sub.add_parser("list", help="list the bundled encounters")
+    cli_saves.add_parsers(sub)
     return p
 
 
@@ -120,19 +147,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "sim":
+            _import_content_errors()
             return cmd_sim(args)
         if args.command == "check":
             return cmd_check(args.files)
         if args.command == "list":
             return cmd_list()
+        if getattr(args, "func", None) is not None:  # resume, replay, export
+            return cli_saves.run(args)
         from tui.launch import launch
 
         return launch(args)
-    except ContentErrors as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        if _content_errors(exc):
+            print(str(exc), file=sys.stderr)
+            return 1
+        raise
 
 
 def cmd_check(files: list[str]) -> int:

@@ -1,0 +1,191 @@
+"""Every way to use one attack power this turn, scored per target: the candidates the
+tactical policy (`ai.tactical`) weighs against each other.
+
+- Melee: each target from each reachable square within reach of it.
+- Ranged: the few targets worth shooting (ranked once per decision) from the best few
+  squares by position.
+- Close bursts and blasts, area bursts: every placement catching an enemy, ranked by a rough
+  count (enemies caught minus allies caught), the best few scored exactly.
+
+Scores come from `Context.hit_at`, the engine's own preview as if the attacker stood there.
+"""
+
+from __future__ import annotations
+
+from ai.distances import Route
+from ai.scoring import Context, Hit, burst_at, close_area
+from engine.content.schema import Power
+from engine.grid import blast_origins, distance, footprint, line_of_effect, threatened_squares
+from engine.powers import power_range
+from engine.state import Combatant
+
+Square = tuple[int, int]
+ROUGH_KEEP = 8
+"""Area placements (origins, blasts) scored exactly, after a rough count of who is caught."""
+Candidate = tuple[Square, list[Hit], Square | None]
+"""(square to attack from, scored targets, area origin or blast corner)."""
+
+
+def attack_options(
+    ctx: Context,
+    p: Power,
+    targets: list[Combatant],
+    attack_sq: dict[Square, Route | None],
+    top: list[Square],
+) -> list[Candidate]:
+    """(square, scored targets, area origin) for each way to use `p`."""
+    out: list[Candidate] = []
+    me = ctx.me
+    if p.kind == "melee" and p.target != "self":
+        rng = power_range(me, p)
+        for t in targets:
+            if me.size == 1:
+                ring = threatened_squares(ctx.bmap, t.pos, t.size, rng)
+                cands = [sq for sq in ring if sq in attack_sq]
+            else:
+                cands = [sq for sq in attack_sq if ctx.in_reach(p, t, sq)]
+            for sq in cands:
+                hit = ctx.hit_at(p, t, sq)
+                if hit is not None:
+                    out.append((sq, [hit], None))
+        return _multi(p, out)
+    if p.kind == "ranged":
+        chosen = _shortlist(ctx, p, targets, top)
+        for sq in top:
+            for t in chosen:
+                if not ctx.in_reach(p, t, sq):
+                    continue
+                hit = ctx.hit_at(p, t, sq)
+                if hit is not None:
+                    out.append((sq, [hit], None))
+        return _multi(p, out)
+    if p.kind == "close":
+        near = set(top)
+        n = p.burst if p.burst is not None else (p.blast or 1)
+        for t in ctx.enemies:
+            for sq in threatened_squares(ctx.bmap, t.pos, t.size, n):
+                if sq in attack_sq:
+                    near.add(sq)
+        if p.blast is not None:
+            near = set(top[:4]) | ({me.pos} if me.pos in attack_sq else set())
+        # Rank every placement by a rough count (enemies caught, allies caught; walls
+        # ignored), then work out the area and score exactly only the best few.
+        rough: list[tuple[float, int, Square, Square | None]] = []
+        size = me.size
+        for sq in near:
+            x, y = sq
+            if p.burst is not None:
+                r = p.burst
+                box = (x - r, y - r, x + size - 1 + r, y + size - 1 + r)
+                rough.append((ctx.rough_box(box, p, sq), len(rough), sq, None))
+            else:
+                assert p.blast is not None
+                n = p.blast
+                for cx, cy in blast_origins(ctx.bmap, sq, size, n):
+                    box = (cx, cy, cx + n - 1, cy + n - 1)
+                    rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
+        rough.sort(key=lambda x: (-x[0], x[1]))
+        for score, _, sq, tl in rough[:ROUGH_KEEP]:
+            if score <= 0:
+                break
+            if p.burst is not None:
+                area = close_area(ctx.bmap, sq, size, p.burst, None)
+            else:
+                assert p.blast is not None
+                area = close_area(ctx.bmap, sq, size, p.blast, tl)
+            hits = area_hits(ctx, p, area, sq, None)
+            if hits:
+                out.append((sq, hits, tl))
+        return out
+    if p.kind == "area" and p.burst is not None and p.range is not None:
+        r = p.burst
+        origins: set[Square] = set()
+        for t in ctx.enemies:
+            x, y = t.pos
+            for ox in range(x - r, x + t.size + r):
+                for oy in range(y - r, y + t.size + r):
+                    if ctx.bmap.in_bounds((ox, oy)) and not ctx.bmap.blocks_sight((ox, oy)):
+                        origins.add((ox, oy))
+        coarse = []
+        for o in sorted(origins):
+            box = (o[0] - r, o[1] - r, o[0] + r, o[1] + r)
+            coarse.append((ctx.rough_box(box, p, me.pos), o))
+        coarse.sort(key=lambda x: -x[0])
+        scored = []
+        for score, o in coarse[:ROUGH_KEEP]:
+            if score <= 0:
+                break
+            hits = area_hits(ctx, p, burst_at(ctx.bmap, o, r), me.pos, o)
+            v = sum(h.value for h in hits)
+            if hits and v > 0:
+                scored.append((v, o, hits))
+        scored.sort(key=lambda x: -x[0])
+        for sq in top:
+            a_sq = footprint(sq, me.size)
+            found = 0
+            for _, o, hits in scored:
+                if distance(a_sq, (o,)) > p.range or not line_of_effect(ctx.bmap, a_sq, (o,)):
+                    continue
+                out.append((sq, hits, o))
+                found += 1
+                if found >= 2:
+                    break
+    return out
+
+
+def _shortlist(
+    ctx: Context, p: Power, targets: list[Combatant], top: list[Square]
+) -> list[Combatant]:
+    """The few targets worth a ranged attack, ranked once per decision by the first
+    ranged power tried, from the first square that reaches each (cover and flanking
+    change the odds from square to square, not the ranking)."""
+    want = max(3, p.targets + 1)
+    ranked = ctx.memo.get("ranged-shortlist")
+    if not isinstance(ranked, list):
+        first: dict[str, float] = {}
+        # A rough priority first (value per hit point left): only the best few are
+        # previewed, so a crowd of enemies costs little.
+        rough = sorted(targets, key=lambda t: -ctx.priority(t))[:6]
+        for sq in top:
+            for t in rough:
+                if t.id in first or not ctx.in_reach(p, t, sq):
+                    continue
+                hit = ctx.hit_at(p, t, sq)
+                first[t.id] = hit.value if hit is not None else -1e9
+        ranked = sorted(first, key=lambda tid: -first[tid])
+        ctx.memo["ranged-shortlist"] = ranked
+    keep = set(ranked[:want])
+    return [t for t in targets if t.id in keep or (len(ranked) < want)]
+
+
+def _multi(p: Power, out: list[Candidate]) -> list[Candidate]:
+    """Powers with several targets: the best few from each square."""
+    if p.targets <= 1 or not out:
+        return out
+    by_sq: dict[Square, list[Hit]] = {}
+    for sq, hits, _ in out:
+        by_sq.setdefault(sq, []).extend(hits)
+    res: list[Candidate] = []
+    for sq, hits in by_sq.items():
+        hits.sort(key=lambda h: -h.value)
+        best = [h for h in hits[: p.targets] if h.value > 0] or hits[:1]
+        res.append((sq, best, None))
+    return res
+
+
+def area_hits(
+    ctx: Context, p: Power, area: frozenset[Square], at: Square, origin: Square | None
+) -> list[Hit]:
+    """The scored creatures an area catches. When it catches more than the power may affect
+    ("close burst 5, one ally"), the user picks: the best `p.targets` of them, which the
+    policy then names in the action."""
+    hits = []
+    for t in ctx.creatures_in(area, p, at):
+        hit = ctx.hit_at(p, t, at, origin)
+        if hit is not None:
+            hits.append(hit)
+    if len(hits) > p.targets:
+        hits = sorted(hits, key=lambda h: -h.value)[: p.targets]
+    if not any(not h.ally for h in hits):
+        return []
+    return hits

@@ -1,0 +1,368 @@
+"""Searches over the map's networkx movement graph that the tactical AI needs every turn.
+
+Three kinds, all plain-Python loops over the graph's adjacency (derived once per map):
+
+- `DistanceCache`: walking distance from every square to one enemy, capped (2 x speed + reach
+  by default). One map per enemy, shared by every creature of a side (the cache lives in the
+  side's policy) and kept while that enemy stays where it is. Creatures are ignored in these
+  maps: an approximation that lets one enemy's move invalidate only its own map.
+- `routes`: every square a mover can end on within its speed, by the path that provokes the
+  fewest (most harmless) opportunity attacks, not merely the cheapest: a label-setting search
+  over (square, set of enemies provoked) with Pareto pruning.
+- `path_toward`: an A* walk toward a far-away enemy when it lies beyond the capped maps.
+
+Costs follow the engine (`engine.grid.movement`): entering a square costs its node `cost`
+(1, or 2 in difficult terrain); allies may be passed through, enemies may not; a move may not
+end in another creature's square. The engine still checks every path the AI submits.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.grid import STEPS, BattleMap, line_of_effect
+
+Square = tuple[int, int]
+BIG = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class MapGraph:
+    """The movement graph as flat lookups: square -> neighbours, square -> entry cost."""
+
+    adj: Mapping[Square, tuple[Square, ...]]
+    cost: Mapping[Square, int]
+
+
+_GRAPHS: dict[int, tuple[BattleMap, MapGraph]] = {}
+
+
+def graph_of(bmap: BattleMap) -> MapGraph:
+    """The map's networkx graph flattened once per map (maps are immutable)."""
+    hit = _GRAPHS.get(id(bmap))
+    if hit is not None and hit[0] is bmap:
+        return hit[1]
+    g = bmap.graph
+    adj = {u: tuple(sorted(g.adj[u])) for u in g.nodes}
+    cost = {u: int(d.get("cost", 1)) for u, d in g.nodes(data=True)}
+    mg = MapGraph(adj, cost)
+    if len(_GRAPHS) >= 8:
+        _GRAPHS.clear()
+    _GRAPHS[id(bmap)] = (bmap, mg)
+    return mg
+
+
+_WARM: set[int] = set()
+
+
+def warm_lines(radius: int) -> None:
+    """Fill the engine's per-displacement line tables (used by every line of effect and cover
+    test) for every offset within `radius`, once per process: a long simulation ends up
+    with them all anyway, and doing it up front (before the simulator forks its workers)
+    keeps the cost out of the decisions and shares it between the processes."""
+    radius = max(1, min(radius, 30))
+    if radius in _WARM or any(r >= radius for r in _WARM):
+        return
+    size = 2 * radius + 1
+    scratch = BattleMap.from_ascii("\n".join(["." * size] * size))
+    here = ((radius, radius),)
+    for dx in range(-radius, radius + 1):
+        for dy in range(-radius, radius + 1):
+            line_of_effect(scratch, here, ((radius + dx, radius + dy),))
+    _WARM.add(radius)
+
+
+def neighbours(mg: MapGraph, sq: Square) -> tuple[Square, ...]:
+    """Graph neighbours; a square off the graph (a pit) steps to enterable neighbours."""
+    vs = mg.adj.get(sq)
+    if vs is not None:
+        return vs
+    x, y = sq
+    out = []
+    for dx, dy in STEPS:
+        v = (x + dx, y + dy)
+        if v not in mg.cost:
+            continue
+        if dx and dy and ((x + dx, y) not in mg.cost or (x, y + dy) not in mg.cost):
+            continue
+        out.append(v)
+    return tuple(out)
+
+
+def distance_map(mg: MapGraph, sources: Iterable[Square], cap: int) -> dict[Square, int]:
+    """Square -> cost of walking from it into the nearest source, up to `cap` (Dial's buckets:
+    entry costs are 1 or 2). Same meaning as `engine.grid.distance_map` with no creatures."""
+    dist: dict[Square, int] = {}
+    buckets: list[list[Square]] = [[] for _ in range(cap + 3)]
+    for s in sources:
+        if s not in dist:
+            dist[s] = 0
+            buckets[0].append(s)
+    cost = mg.cost
+    adj = mg.adj
+    for d in range(cap + 1):
+        bucket = buckets[d]
+        for v in bucket:
+            if dist[v] != d:
+                continue
+            nd = d + cost.get(v, 1)
+            if nd > cap:
+                continue
+            vs = adj.get(v)
+            if vs is None:
+                vs = neighbours(mg, v)
+            for u in vs:
+                if nd < dist.get(u, BIG):
+                    dist[u] = nd
+                    buckets[nd].append(u)
+    return dist
+
+
+class DistanceCache:
+    """One capped distance map per enemy position (and size), kept until the enemy moves.
+
+    Caps come in steps of 8, and a map searched with a larger cap serves every smaller one,
+    so the creatures of a side share one map per enemy however far each of them stands.
+    """
+
+    STEP = 8
+
+    def __init__(self, limit: int = 96) -> None:
+        self._maps: dict[tuple[Square, int], tuple[int, dict[Square, int]]] = {}
+        self._bmap: BattleMap | None = None
+        self._limit = limit
+        self.computed = 0
+        """How many maps were searched (for tests and the benchmark)."""
+
+    def get(self, bmap: BattleMap, pos: Square, size: int, cap: int) -> dict[Square, int]:
+        """Square -> walking cost into the creature at `pos`, for every square within `cap`
+        (and possibly more)."""
+        if self._bmap is not bmap:
+            self._maps.clear()
+            self._bmap = bmap
+        key = (pos, size)
+        hit = self._maps.get(key)
+        if hit is not None and hit[0] >= cap:
+            return hit[1]
+        if len(self._maps) >= self._limit:
+            self._maps.clear()
+        cap = -(-cap // self.STEP) * self.STEP
+        x, y = pos
+        sources = [(x + i, y + j) for j in range(size) for i in range(size)]
+        dm = distance_map(graph_of(bmap), sources, cap)
+        self._maps[key] = (cap, dm)
+        self.computed += 1
+        return dm
+
+
+_Label = tuple[int, float, int, Square, int]
+"""A search label: (cost, opportunity-attack cost, provoked mask, square, parent index)."""
+
+
+class Route:
+    """How to reach `end`: its movement cost, the bitmask of the threatening enemies whose
+    opportunity attacks it provokes, and the path (start first; rebuilt from the search's
+    labels on first use, since only the chosen route's path is ever needed)."""
+
+    __slots__ = ("_index", "_labels", "_path", "cost", "end", "mask", "mode")
+
+    def __init__(
+        self,
+        end: Square,
+        path: tuple[Square, ...] | None,
+        cost: int,
+        mask: int,
+        mode: str = "walk",
+        labels: list[_Label] | None = None,
+        index: int = -1,
+    ) -> None:
+        self.end = end
+        self.cost = cost
+        self.mask = mask
+        self.mode = mode
+        self._path = path
+        self._labels = labels
+        self._index = index
+
+    @property
+    def path(self) -> tuple[Square, ...]:
+        if self._path is None:
+            assert self._labels is not None
+            out: list[Square] = []
+            j = self._index
+            while j >= 0:
+                label = self._labels[j]
+                out.append(label[3])
+                j = label[4]
+            out.reverse()
+            self._path = tuple(out)
+        return self._path
+
+    def __repr__(self) -> str:
+        return f"Route({self.mode} {self.path} cost={self.cost} mask={self.mask})"
+
+
+def routes(
+    mg: MapGraph,
+    start: Square,
+    budget: int,
+    blocked: frozenset[Square] | set[Square],
+    occupied: frozenset[Square] | set[Square],
+    threat_mask: Mapping[Square, int],
+    oa_cost: list[float],
+) -> dict[Square, Route]:
+    """For each square a Medium (or Small) mover can end on within `budget`, the route whose
+    provoked opportunity attacks cost least (`oa_cost[i]` for bit i), cheapest among those.
+
+    `blocked`: enemy squares (never entered); `occupied`: other creatures' squares (passed
+    through when allied, never ended on); `threat_mask[sq]`: the enemies threatening `sq`
+    (leaving it provokes them, once each per move).
+    """
+    sx, sy = start
+    if not any(max(abs(x - sx), abs(y - sy)) <= budget for x, y in threat_mask):
+        return _plain_routes(mg, start, budget, blocked, occupied)
+    # Labels: (cost, oa cost, mask, square, parent label index). Entry cost depends on the
+    # square entered only, so the labels reaching a square arrive in non-decreasing cost
+    # order; a new label is kept only if it provokes strictly less than every earlier one
+    # there (Pareto front over cost and opportunity-attack cost; exact for one threatening
+    # enemy, a close approximation for several).
+    labels: list[_Label] = [(0, 0.0, 0, start, -1)]
+    front: dict[Square, float] = {start: 0.0}
+    at: dict[Square, list[int]] = {start: [0]}
+    buckets: list[list[int]] = [[] for _ in range(budget + 3)]
+    buckets[0].append(0)
+    cost = mg.cost
+    adj = mg.adj
+    bit_cost: dict[int, float] = {}
+    for d in range(budget + 1):
+        for li in buckets[d]:
+            _, oa, mask, u, _ = labels[li]
+            extra = threat_mask.get(u, 0) & ~mask
+            if extra:
+                nmask = mask | extra
+                noa = bit_cost.get(nmask)
+                if noa is None:
+                    noa = bit_cost[nmask] = _mask_cost(nmask, oa_cost)
+            else:
+                nmask, noa = mask, oa
+            vs = adj.get(u)
+            if vs is None:
+                vs = neighbours(mg, u)
+            for v in vs:
+                if v in blocked:
+                    continue
+                nd = d + cost[v]
+                if nd > budget:
+                    continue
+                best = front.get(v)
+                if best is None:
+                    at[v] = [len(labels)]
+                elif noa < best - 1e-9:
+                    at[v].append(len(labels))
+                else:
+                    continue
+                front[v] = noa
+                labels.append((nd, noa, nmask, v, li))
+                buckets[nd].append(len(labels) - 1)
+    out: dict[Square, Route] = {}
+    for sq, idxs in at.items():
+        if sq == start or sq in occupied:
+            continue
+        best = idxs[-1]  # the least provoking (the front only improves)
+        label = labels[best]
+        out[sq] = Route(sq, None, label[0], label[2], "walk", labels, best)
+    return out
+
+
+def _plain_routes(
+    mg: MapGraph,
+    start: Square,
+    budget: int,
+    blocked: frozenset[Square] | set[Square],
+    occupied: frozenset[Square] | set[Square],
+) -> dict[Square, Route]:
+    """`routes` when no threatened square is in reach: one label per square (Dial)."""
+    labels: list[_Label] = [(0, 0.0, 0, start, -1)]
+    index: dict[Square, int] = {start: 0}
+    buckets: list[list[int]] = [[] for _ in range(budget + 3)]
+    buckets[0].append(0)
+    cost = mg.cost
+    adj = mg.adj
+    for d in range(budget + 1):
+        for li in buckets[d]:
+            u = labels[li][3]
+            vs = adj.get(u)
+            if vs is None:
+                vs = neighbours(mg, u)
+            for v in vs:
+                if v in index or v in blocked:
+                    continue
+                nd = d + cost[v]
+                if nd > budget:
+                    continue
+                index[v] = len(labels)
+                labels.append((nd, 0.0, 0, v, li))
+                buckets[nd].append(len(labels) - 1)
+    return {
+        sq: Route(sq, None, labels[i][0], 0, "walk", labels, i)
+        for sq, i in index.items()
+        if sq != start and sq not in occupied
+    }
+
+
+def _mask_cost(mask: int, oa_cost: list[float]) -> float:
+    total = 0.0
+    i = 0
+    while mask:
+        if mask & 1:
+            total += oa_cost[i]
+        mask >>= 1
+        i += 1
+    return total
+
+
+def path_toward(
+    mg: MapGraph,
+    start: Square,
+    goals: set[Square],
+    blocked: frozenset[Square] | set[Square],
+    target: Square,
+    limit: int = 4000,
+) -> list[Square] | None:
+    """A* from `start` to the nearest of `goals` (Chebyshev heuristic toward `target`),
+    passing through anything not `blocked`; None when no goal is found within `limit` pops."""
+    if not goals:
+        return None
+    tx, ty = target
+    best: dict[Square, int] = {start: 0}
+    prev: dict[Square, Square | None] = {start: None}
+    heap: list[tuple[int, int, Square]] = [(0, 0, start)]
+    pops = 0
+    while heap and pops < limit:
+        _, d, u = heapq.heappop(heap)
+        pops += 1
+        if u in goals:
+            path = [u]
+            p = prev[u]
+            while p is not None:
+                path.append(p)
+                p = prev[p]
+            path.reverse()
+            return path
+        if d > best[u]:
+            continue
+        vs = mg.adj.get(u)
+        if vs is None:
+            vs = neighbours(mg, u)
+        for v in vs:
+            if v in blocked:
+                continue
+            nd = d + mg.cost[v]
+            if nd < best.get(v, BIG):
+                best[v] = nd
+                prev[v] = u
+                h = max(abs(v[0] - tx), abs(v[1] - ty))
+                heapq.heappush(heap, (nd + h, nd, v))
+    return None

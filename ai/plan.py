@@ -1,0 +1,88 @@
+"""A turn plan as the tactical AI scores, explains and then plays it, action by action.
+
+An `Option` is one candidate turn: an optional move (walk or shift along a route), an optional
+power with its targets or area origin, an optional move after the power (hit and run), or a
+non-attack standard action. The chosen option becomes a list of engine actions that the policy
+feeds to the engine one at a time, re-planning if the picture changed halfway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ai.distances import Route
+from ai.scoring import Hit
+from engine.battle import Battle
+from engine.content.schema import Power
+from engine.state import Combatant
+
+Square = tuple[int, int]
+
+
+@dataclass(slots=True)
+class Option:
+    kind: str
+    """"attack", "move" (no attack this turn), "stay", "second_wind"."""
+    score: float
+    end: Square
+    route: Route | None = None
+    power: Power | None = None
+    targets: tuple[str, ...] = ()
+    origin: Square | None = None
+    hits: tuple[Hit, ...] = ()
+    post: Route | None = None
+    provoked: tuple[str, ...] = ()
+    avoided: tuple[str, ...] = ()
+    goal: str | None = None
+    replan_after: bool = False
+    """Plan again once its actions are done (a first move of two)."""
+    fleeing: bool = False
+    """A move away from the fight (badly hurt, `TacticalPolicy(flee=True)`)."""
+    parts: dict[str, float] = field(default_factory=dict)
+    """The score's terms, for tests and for tuning."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Which sequences of actions are still possible this turn (mirrors `can_spend`)."""
+
+    move: bool
+    standard: bool
+    move_then_standard: bool
+    standard_then_move: bool
+    two_moves: bool
+    minor: bool
+
+
+def _can(spent: dict[str, int], kind: str, one_action: bool, slots: int) -> bool:
+    s = dict(spent)
+    s[kind] = s.get(kind, 0) + 1
+    total = s.get("standard", 0) + s.get("move", 0) + s.get("minor", 0)
+    if one_action and total > 1:
+        return False
+    std, mov = s.get("standard", 0), s.get("move", 0)
+    return std <= slots and std + mov <= slots + 1 and total <= slots + 2
+
+
+def budget(b: Battle, c: Combatant, extra_standard: int = 0) -> Budget:
+    """What `c` may still do this turn (`extra_standard`: as if an action point were spent)."""
+    spent = {k: b.spent.get(k, 0) for k in ("standard", "move", "minor")}
+    one = b.surprise_round or b.has(c, "dazed")
+    slots = 1 + b.extra_standard + extra_standard
+
+    def can(*kinds: str) -> bool:
+        s = dict(spent)
+        for k in kinds:
+            if not _can(s, k, one, slots):
+                return False
+            s[k] += 1
+        return True
+
+    return Budget(
+        move=can("move"),
+        standard=can("standard"),
+        move_then_standard=can("move", "standard"),
+        standard_then_move=can("standard", "move"),
+        two_moves=can("move", "move"),
+        minor=can("minor"),
+    )

@@ -1,0 +1,83 @@
+"""How much each monster role cares about each part of the tactical score.
+
+The tactical policy scores a plan (where to end the move, which power, which target) as a sum
+of terms in one unit, hit points: damage expected to deal, hit points of the targets it could
+drop, conditions, minus damage expected to take from opportunity attacks and, at the end
+square, from the enemies that can reach it next round. A role is a set of weights on those
+terms (brute: damage; soldier: stay engaged; skirmisher: flank and avoid opportunity attacks;
+artillery: clear shots, never end next to an enemy; controller: areas and conditions; lurker:
+concealment). Player characters played by the AI get a role from their powers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.content.schema import Power
+from engine.state import Combatant
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    damage: float = 1.0
+    """Per expected hit point dealt (capped at the target's hit points)."""
+    kill: float = 1.0
+    """Per hit point of the value of dropping a target, times the chance to drop it."""
+    condition: float = 1.0
+    """Conditions and ongoing damage a hit imposes."""
+    flank: float = 1.0
+    """Combat advantage set up for allies next to the same enemy."""
+    oa: float = 1.0
+    """Per expected hit point taken from opportunity attacks on the way."""
+    exposure: float = 0.35
+    """Per expected hit point the enemies that can reach the end square could deal next round."""
+    engaged: float = 0.0
+    """Per enemy adjacent at the end of the turn (+: soldiers hold the line; -: artillery)."""
+    guard: float = 0.0
+    """Per enemy adjacent at the end that also threatens an ally (soldiers protect)."""
+    concealment: float = 0.0
+    """Ending in an obscured square (lurkers)."""
+    ally_hit: float = 1.5
+    """Per expected hit point an area attack deals to allies."""
+    approach: float = 0.6
+    """Per square of walking distance to the chosen enemy, when not attacking this turn."""
+    keep_range: bool = False
+    """Prefers to attack from range and to stay out of reach (artillery and ranged PCs)."""
+
+
+ROLE_WEIGHTS: dict[str, Weights] = {
+    "brute": Weights(damage=1.2, exposure=0.2, oa=0.8, engaged=0.5),
+    "soldier": Weights(exposure=0.2, engaged=1.5, guard=1.0),
+    "skirmisher": Weights(flank=1.6, oa=1.4, exposure=0.4),
+    "artillery": Weights(exposure=0.9, oa=1.5, engaged=-6.0, approach=0.4, keep_range=True),
+    "controller": Weights(
+        condition=1.5, exposure=0.7, oa=1.3, engaged=-3.0, approach=0.4, keep_range=True
+    ),
+    "lurker": Weights(exposure=0.6, oa=1.3, concealment=2.0),
+}
+
+
+def _attack_powers(c: Combatant) -> list[Power]:
+    return [p for p in c.powers if p.attack is not None]
+
+
+def role_of(c: Combatant) -> str:
+    """The monster's role, or for a player character one guessed from its attack powers:
+    mostly ranged or area attacks make a controller (areas) or artillery, else a soldier."""
+    if c.creature.role is not None and not c.pc:
+        return c.creature.role
+    powers = _attack_powers(c)
+    far = [p for p in powers if p.kind in ("ranged", "area")]
+    near = [p for p in powers if p.kind == "melee"]
+    if len(far) > len(near):
+        return "controller" if any(p.kind == "area" for p in far) else "artillery"
+    if c.creature.role is not None:
+        return c.creature.role
+    return "soldier"
+
+
+def weights_for(c: Combatant) -> Weights:
+    w = ROLE_WEIGHTS[role_of(c)]
+    if c.creature.minion:  # minions are cheap: they trade themselves for damage
+        w = replace(w, oa=w.oa * 0.5, exposure=w.exposure * 0.3)
+    return w

@@ -1,0 +1,179 @@
+"""The headless simulator and `skirmish sim`: decision events, seeds independent of `--jobs`,
+`--swap-sides` and `wins_by_policy`, the JSON summary, the logs (checked by check_log.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ai.sim import Job, play, run_many, summarize
+from engine.content.loader import load_encounter
+from tui.cli import main
+
+CHECK_LOG = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "check_log.py"
+
+
+def test_every_ai_turn_carries_one_decision() -> None:
+    enc, result = play(load_encounter("mirror"), 7, {})
+    turns: list[tuple[str, list[str]]] = []
+    for lg in enc.log:
+        j = lg.to_json()
+        if j["type"] == "turn_start":
+            turns.append((j["id"], []))
+        elif turns and j["type"] in ("decision", "action"):
+            turns[-1][1].append(j["type"] if j["type"] == "decision" else j["kind"])
+    acted = [
+        (cid, kinds)
+        for cid, kinds in turns
+        if any(k in ("standard", "move", "minor") for k in kinds)
+    ]
+    assert acted
+    for cid, kinds in acted:
+        assert kinds.count("decision") == 1, (cid, kinds)
+        assert kinds[0] == "decision", (cid, kinds)  # logged before the action it explains
+    assert len(result.decision_ms) == sum(k.count("decision") for _, k in turns)
+
+
+def test_decision_events_follow_the_log_schema() -> None:
+    enc, _ = play(load_encounter("default"), 3, {})
+    decisions = [lg.to_json() for lg in enc.log if lg.type == "decision"]
+    assert decisions
+    names = {c.id: c.name for c in enc.battle.combatants.values()}
+    for d in decisions:
+        assert {"id", "policy", "summary", "candidates", "ms"} <= set(d)
+        assert d["policy"] == "tactical"
+        assert d["summary"].startswith(names[d["id"]])
+        assert 1 <= len(d["candidates"]) <= 5
+        for cand in d["candidates"]:
+            assert isinstance(cand["action"], str) and isinstance(cand["score"], float | int)
+        assert isinstance(d["ms"], float) and d["ms"] >= 0
+
+
+def test_results_do_not_depend_on_jobs() -> None:
+    jobs = [Job("mirror", i, 11 + i, {}, None, None) for i in range(4)]
+    one = run_many(jobs, 1)
+    two = run_many(jobs, 2)
+    assert [(r.winner, r.rounds, r.damage_dealt) for r in one] == [
+        (r.winner, r.rounds, r.damage_dealt) for r in two
+    ]
+
+
+def test_summary_counts_wins_by_policy() -> None:
+    jobs = [
+        Job(
+            "mirror",
+            i,
+            5 + i,
+            {"west": "naive", "east": "tactical"}
+            if i % 2 == 0
+            else {"west": "tactical", "east": "naive"},
+            None,
+            None,
+        )
+        for i in range(4)
+    ]
+    results = run_many(jobs, 1)
+    s = summarize(results, ["west", "east"], 1.0, by_policy=True)
+    assert sum(s["wins_by_policy"].values()) == 4
+    assert set(s["wins_by_policy"]) == {"naive", "tactical", "draw"}
+    assert sum(s["wins"].values()) == 4
+
+
+def test_sim_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "sim",
+            "mirror",
+            "--runs",
+            "4",
+            "--jobs",
+            "1",
+            "--json",
+            "--swap-sides",
+            "--policy",
+            "east=tactical",
+            "--policy",
+            "west=naive",
+        ]
+    )
+    assert code == 0
+    s = json.loads(capsys.readouterr().out)
+    for key in (
+        "runs",
+        "wins",
+        "mean_rounds",
+        "decisions",
+        "decision_ms",
+        "elapsed_s",
+        "wins_by_policy",
+    ):
+        assert key in s
+    assert s["runs"] == 4 and "draw" in s["wins"]
+    assert set(s["decision_ms"]) >= {"p50", "p95", "max"}
+    assert s["decisions"] > 0 and s["illegal_actions"] == 0
+
+
+def test_sim_human_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            [
+                "sim",
+                "mirror",
+                "--runs",
+                "2",
+                "--jobs",
+                "1",
+                "--swap-sides",
+                "--policy",
+                "west=naive",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "95% CI" in out and "by policy" in out and "AI decisions" in out
+
+
+def test_sim_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "mirror", "--runs", "0"]) == 2
+    assert main(["sim", "mirror", "--policy", "north=naive", "--runs", "1"]) == 2
+    assert main(["sim", "mirror", "--dice", "20,1", "--runs", "2"]) == 2
+    assert main(["sim", "mirror", "--jobs", "0", "--runs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+
+
+def test_sim_logs_pass_check_log(tmp_path: Path) -> None:
+    assert (
+        main(
+            [
+                "sim",
+                "default",
+                "--runs",
+                "3",
+                "--seed",
+                "9",
+                "--jobs",
+                "1",
+                "--log-dir",
+                str(tmp_path),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    files = sorted(tmp_path.glob("run-*.jsonl"))
+    assert [f.name for f in files] == [f"run-{i:04d}-seed-{9 + i}.jsonl" for i in range(3)]
+    if not CHECK_LOG.is_file():
+        pytest.skip("check_log.py not found next to the checkout")
+    proc = subprocess.run(
+        [sys.executable, str(CHECK_LOG), *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout
