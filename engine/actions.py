@@ -7,7 +7,10 @@ them (with `to_json`/`from_json`) so that a fight can be replayed exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from engine.encounter import Encounter
 
 Square = tuple[int, int]
 
@@ -32,6 +35,15 @@ class Action:
                 value = [list(v) if isinstance(v, tuple) else v for v in value]
             out[f.name] = value
         return out
+
+    def check(self, enc: Encounter) -> Any:
+        """An action the encounter doesn't know by itself checks itself here and returns its
+        plan (raises Impossible; changes nothing): the full-round actions do."""
+        raise Impossible(f"unknown action {self!r}")
+
+    def perform(self, enc: Encounter, plan: Any) -> None:
+        """Apply an action `check` accepted (the encounter calls it)."""
+        raise Impossible(f"unknown action {self!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +115,46 @@ class EndTurn(Action):
     name: ClassVar[str] = "end_turn"
 
 
+@dataclass(frozen=True, slots=True)
+class FullAttack(Action):
+    """d20srd, a full-round action: every attack the base attack bonus gives (D-1) with one
+    at-will melee or ranged power; `targets[i]` is the target of attack i (the last one takes
+    the rest). Rules: `engine.full_round`."""
+
+    name: ClassVar[str] = "full_attack"
+    power: str
+    targets: tuple[str, ...] = ()
+
+    def check(self, enc: Encounter) -> Any:
+        from engine.full_round import check_full_attack
+
+        return check_full_attack(enc, self)
+
+    def perform(self, enc: Encounter, plan: Any) -> None:
+        from engine.full_round import full_attack
+
+        full_attack(enc, self, plan)
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Action):
+    """4srd and d20srd, a full-round action: move up to double speed along `path`; the
+    square left first provokes nothing (S-15). Rules: `engine.full_round`."""
+
+    name: ClassVar[str] = "withdraw"
+    path: tuple[Square, ...]
+
+    def check(self, enc: Encounter) -> Any:
+        from engine.full_round import check_withdraw
+
+        return check_withdraw(enc, self)
+
+    def perform(self, enc: Encounter, plan: Any) -> None:
+        from engine.full_round import withdraw
+
+        withdraw(enc, self, plan)
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.name: cls
     for cls in (
@@ -116,6 +168,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Ready,
         Bluff,
         EndTurn,
+        FullAttack,
+        Withdraw,
     )
 }
 

@@ -111,6 +111,9 @@ class Battle:
         """The attacker whose attack is being set up, if any. `engine.attacks.setup` asks
         `effect_flag(target, "grants_ca")` about the target alone; a Bluff's combat advantage
         is for the bluffer only (F-MOD-13), so the question needs to know who asks."""
+        self.action_modifiers: dict[str, tuple[Any, ...]] = {}
+        """Attack modifiers (`Mod`s) the action in progress gives one creature's every attack
+        roll: a d20srd full attack's -5 for each further attack (D-1)."""
 
     # --- events -------------------------------------------------------------------
     def emit(self, event: Event) -> None:
@@ -280,7 +283,7 @@ class Battle:
         return c.standing and not self.flag(c, "no_reactions")
 
     def speed(self, c: Combatant) -> int:
-        base = c.creature.speed + self.modifier(c, "speed")
+        base = self.ruleset.base_speed(c) + self.modifier(c, "speed")
         if self.has(c, "slowed"):
             base = min(base, 2)
         return max(0, base)

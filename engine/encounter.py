@@ -176,7 +176,7 @@ class Encounter:
         """F-TRN-1/4 and dazed: is an action of `kind` still available this turn?"""
         b = self.battle
         c = self.current
-        if c is None or kind not in ("standard", "move", "minor"):
+        if c is None or kind not in b.ruleset.turn_actions(b):  # S-2: 4srd, no minor
             return False
         spent = b.spent
         std = spent["standard"] + (kind == "standard")
@@ -309,8 +309,6 @@ class Encounter:
             return None
         if isinstance(action, Move):
             self._spend_check("move", action.mode)
-            if action.mode == "shift" and b.moved_this_turn and self.ruleset_name != "ffd20":
-                raise Impossible("a 5-foot step is only allowed in a turn with no other movement")
             return check_move(b, c, action)
         if isinstance(action, UsePower):
             p = self._power(c, action.power)
@@ -363,7 +361,7 @@ class Encounter:
                 raise Impossible(f"{p.name} can't be readied (a usable melee or ranged power)")
             self._spend_check("standard", "readying")
             return p
-        raise Impossible(f"unknown action {action!r}")
+        return action.check(self)  # FullAttack, Withdraw (engine.full_round); else Impossible
 
     def _spend(self, c: Combatant, kind: str, name: str) -> None:
         b = self.battle
@@ -379,7 +377,6 @@ class Encounter:
             end_turn(b, c)
         elif isinstance(action, Move):
             self._spend(c, "move", action.mode)
-            b.moved_this_turn = True
             perform_move(b, c, action, plan)
         elif isinstance(action, UsePower):
             p = self._power(c, action.power)
@@ -427,6 +424,8 @@ class Encounter:
         elif isinstance(action, Ready):  # X-ACT-1: the move and minor actions remain
             self._spend(c, "standard", "ready")
             c.readied = plan.id
+        else:
+            action.perform(self, plan)
 
     # --- replay -------------------------------------------------------------------------
     @classmethod
@@ -443,8 +442,17 @@ class Encounter:
     ) -> Encounter:
         """Rebuild a fight from its records: each action gets exactly the faces and answers
         it had. New actions afterwards roll from `live` (default: the seeded source, advanced
-        past the replayed rolls so that redoing an undone action gives the same dice)."""
+        past the replayed rolls so that redoing an undone action gives the same dice).
+
+        A `live` source that mixes typed-in and seeded dice (table mode) may offer `fresh()`
+        (a copy with its seeded part back at the start: `live` itself is reused by every
+        rebuild) and `advance(sides, purpose, who)` (roll the seeded part if that roll is
+        seeded): the replay then advances the seeded part alongside the recorded faces, so an
+        undo in table mode never re-rolls the dice the app rolls."""
         faces = [f for r in records for f in r.faces]
+        fresh = getattr(live, "fresh", None)
+        if callable(fresh):
+            live = fresh()
         source = ReplayDice(
             faces, live if live is not None else SeededDice(seed or 0), advance_live=live is None
         )
@@ -472,7 +480,8 @@ class ReplayDice:
         self._faces = list(faces)
         self._i = 0
         self._live = live
-        self._advance = advance_live
+        skip = live.roll if advance_live else getattr(live, "advance", None)
+        self._advance: Callable[[int, str, str | None], object] | None = skip
 
     @property
     def remaining(self) -> int:
@@ -482,8 +491,8 @@ class ReplayDice:
         if self._i < len(self._faces):
             face = self._faces[self._i]
             self._i += 1
-            if self._advance:
-                self._live.roll(sides, purpose, who)
+            if self._advance is not None:
+                self._advance(sides, purpose, who)
             if not 1 <= face <= sides:
                 raise ValueError(f"recorded face {face} is not a d{sides} face ({purpose})")
             return face

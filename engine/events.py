@@ -147,6 +147,14 @@ class Attack(Event):
     cover: str
     concealment: str
     flanking: bool = False
+    confirm: dict[str, Any] | None = None
+    """d20srd: the confirmation roll of a critical threat, {natural, total, confirmed} (D-8)."""
+
+    def payload(self) -> dict[str, Any]:
+        out = Event.payload(self)
+        if out["confirm"] is None:  # only d20srd threats have one: other logs stay as they were
+            del out["confirm"]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,11 @@ def adjust(
     *,
     halve: list[str],
     minimum: int = 0,
+    reduction: int = 0,
 ) -> list[Mod]:
     """Adjustments to `rolled` in the order the rules apply them: halving, then resistance,
-    then vulnerability, then a minimum, then temporary hit points soak the rest."""
+    then vulnerability, then a minimum, then damage reduction (d20srd D-11: it may take the
+    damage to 0), then temporary hit points soak the rest."""
     mods: list[Mod] = []
     running = rolled
     for source in halve:  # weakened attacker, insubstantial target, half damage on a miss
@@ -45,6 +47,10 @@ def adjust(
     if minimum and running < minimum:  # 4srd S-5, d20srd D-7
         mods.append(Mod("minimum", minimum - running))
         running = minimum
+    if reduction and running > 0:  # d20srd D-11
+        cut = min(reduction, running)
+        mods.append(Mod("damage_reduction", -cut))
+        running -= cut
     if target.temp_hp and running > 0:  # X-HP-3: temporary hit points go first
         soak = min(target.temp_hp, running)
         mods.append(Mod("temporary_hp", -soak))

@@ -38,13 +38,19 @@ RUNNING = EffectSpec(
 
 def budget(battle: Battle, c: Combatant, mode: str) -> int:
     speed = battle.speed(c)
-    return {"walk": speed, "run": speed + 2, "shift": 1}[mode]
+    return {"walk": speed, "run": speed + 2, "shift": 1, "withdraw": 2 * speed}[mode]
 
 
-def check_move(battle: Battle, c: Combatant, act: Move) -> int:
-    """Validate a move; return its cost. Raises Impossible with the reason."""
-    if act.mode not in ("walk", "run", "shift"):
+def check_move(
+    battle: Battle, c: Combatant, act: Move, modes: tuple[str, ...] = ("walk", "run", "shift")
+) -> int:
+    """Validate a move; return its cost. Raises Impossible with the reason. `modes`: the
+    modes the action allows (a `Withdraw` checks its path as mode "withdraw")."""
+    if act.mode not in modes:
         raise Impossible(f"unknown move mode {act.mode!r} (walk, run or shift)")
+    problem = battle.ruleset.move_problem(battle, c, act.mode)  # S-15's 5-foot step
+    if problem is not None:
+        raise Impossible(problem)
     if battle.flag(c, "cant_move"):
         raise Impossible(f"{c.name} can't move ({_why_stuck(battle, c)})")
     if battle.has(c, "prone") and act.mode != "shift":
@@ -62,7 +68,7 @@ def check_move(battle: Battle, c: Combatant, act: Move) -> int:
         c.size,
         battle.occupancy(),
         budget(battle, c, act.mode),
-        cast(MoveMode, act.mode),  # one of the three, checked above
+        cast(MoveMode, "walk" if act.mode == "withdraw" else act.mode),  # checked above
     )
     if not check.ok:
         raise Impossible(check.reason or "illegal path")
@@ -90,6 +96,7 @@ def _why_stuck(battle: Battle, c: Combatant) -> str:
 
 
 def perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
+    battle.moved_this_turn = True
     battle.passing = c.id  # it may stop in an ally's square while others act (Battle.occupancy)
     try:
         _perform_move(battle, c, act, cost)
@@ -110,8 +117,9 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
         return
     threat = _threats(battle, c)
     provoked: dict[int, list[str]] = {}
-    for i, enemy in provocations(path, threat, c.size):
-        provoked.setdefault(i, []).append(enemy)
+    skip = 1 if act.mode == "withdraw" else 0  # S-15: the square left first provokes nothing
+    for i, enemy in provocations(path[skip:], threat, c.size):
+        provoked.setdefault(i + skip, []).append(enemy)
     start = 0
     spent = 0
     for i in range(len(path) - 1):
@@ -121,6 +129,7 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
                 _segment(battle, c, act.mode, path[start : i + 1], seg_cost)
                 spent += seg_cost
                 start = i
+            battle.ruleset.note_move_opportunity(c, enemy_id, battle.round)  # S-14
             opportunity_attack(battle, battle[enemy_id], c, path[i])
             if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
                 _settle(battle, c, act.mode, path, i)  # the move ends where it was hit
@@ -177,9 +186,11 @@ def reactors(battle: Battle, mover: Combatant) -> list[Combatant]:
 
 
 def _threats(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
+    rules, round_no = battle.ruleset, battle.round
     return {
         e.id: threatened_squares(battle.map, e.pos, e.size, e.reach)
         for e in reactors(battle, mover)
+        if rules.move_opportunity_open(mover, e, round_no)  # S-14: once a round per enemy
     }
 
 

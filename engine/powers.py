@@ -255,12 +255,14 @@ def attack_roll(
     natural = battle.d20(f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}", c.id)
     total = natural + s.bonus
     wrong = aimed is not None and aimed not in battle.squares(target)
+    confirm = None
     if wrong:  # F-MOD-12: an automatic miss, and the attacker learns nothing more
         outcome = "miss"
     else:
         outcome = battle.ruleset.outcome(natural, total, s.defense, s.crit_low)
         if outcome == "hit" and s.coup_de_grace and total >= s.defense:
             outcome = "crit"  # F-ATK-8
+        outcome, confirm = battle.ruleset.confirm_threat(battle, c, natural, outcome, s)  # D-8
     battle.emit(
         Attack(
             c.id,
@@ -279,6 +281,7 @@ def attack_roll(
             s.cover,
             s.concealment,
             s.flanking,
+            confirm,
         )
     )
     c.acted = True
@@ -349,7 +352,10 @@ def _damage(
     purpose = f"{c.name}: {power.name} damage ({text})"
     crit_extra = None
     rolls: tuple[int, ...]
-    if crit and battle.ruleset.maximize_crit_damage:  # F-ATK-7
+    own = battle.ruleset.damage_roll(battle, c, target, power, dspec, weapon, outcome)
+    if own is not None:  # d20srd: critical multipliers, sneak attack (D-9, D-10)
+        text, rolls, rolled_total, crit_extra = own
+    elif crit and battle.ruleset.maximize_crit_damage:  # F-ATK-7
         rolled_total, rolls = expr.max(), ()
         if weapon is not None and weapon.crit_dice:
             if shared.crit_extra is None:
@@ -371,7 +377,8 @@ def _damage(
         halve.append("insubstantial")
     minimum = battle.ruleset.minimum_damage_on_hit if outcome in ("hit", "crit") else 0
     types = tuple(dspec.types)
-    mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum)
+    dr = battle.ruleset.damage_reduction(target, types)  # d20srd D-11
+    mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
     cause = {"hit": "hit", "crit": "crit", "miss": "miss"}.get(outcome, "effect")
     deal_damage(
         battle,

@@ -79,6 +79,8 @@ class Combatant:
     oa_round: int = -1
     oa_count: int = 0
     """Opportunity attacks made in `oa_round` (4srd S-14 counts them per round)."""
+    move_opportunities: set[tuple[int, str]] = field(default_factory=set)
+    """(round, enemy id): enemies its movement provoked (S-14: one opportunity a round)."""
     delayed: bool = False
     readied: Any = None
     damage_dealt: int = 0

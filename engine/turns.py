@@ -67,7 +67,7 @@ def start_event(
                 "level": c.level,
                 "max_hp": c.max_hp,
                 "hp": c.hp,
-                "speed": c.creature.speed,
+                "speed": b.ruleset.base_speed(c),
                 "pos": list(c.pos),
                 "size": c.size,
                 "reach": c.reach,

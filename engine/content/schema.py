@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.conditions import CONDITION_NAMES
+from engine.dice import DiceExpr
 
 Ability = Literal["str", "con", "dex", "int", "wis", "cha"]
 Defense = Literal["ac", "fortitude", "reflex", "will"]
@@ -36,6 +37,21 @@ ModifierStat = Literal[
     "attack", "damage", "ac", "fortitude", "reflex", "will", "defenses", "speed", "saves"
 ]
 RulesetName = Literal["ffd20", "4srd", "d20srd"]
+Feat = Literal["weapon_finesse", "weapon_focus", "combat_reflexes", "uncanny_dodge"]
+BonusType = Literal[
+    "untyped",
+    "racial",
+    "feat",
+    "enhancement",
+    "item",
+    "power",
+    "armor",
+    "shield",
+    "deflection",
+    "natural",
+    "dodge",
+]
+BonusStat = Literal["attack", "damage", "ac", "fortitude", "reflex", "will", "defenses", "speed"]
 Control = Literal["player", "ai"]
 ID_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
@@ -106,6 +122,19 @@ class Weapon(Model):
     range: Annotated[int, Field(ge=1, le=40)] | None = None
     crit_dice: DiceText | None = None
     crit_range: Annotated[int, Field(ge=15, le=20)] = 20
+    handed: Literal["light", "one", "two"] = "one"
+    """4srd: a light thrown weapon attacks with Dex, a heavy one with Str (S-4); d20srd:
+    Weapon Finesse works with light weapons, two-handed ones add 1.5 x Str (D-1, D-7)."""
+    finesse: bool = False
+    """d20srd: usable with Weapon Finesse though not light (a rapier)."""
+    off_hand: bool = False
+    """d20srd: wielded in the off hand: half the Str bonus to damage (D-7)."""
+    crit_multiplier: Annotated[int, Field(ge=2, le=4)] = 2
+    """d20srd: the critical multiplier (D-9); `crit_range` is its threat range (D-8)."""
+    proficient: bool = True
+    """d20srd: -4 to attack with a weapon the wielder is not proficient with (D-1)."""
+    focus: bool = False
+    """d20srd: the wielder has Weapon Focus with it (+1 to attack, D-1)."""
 
 
 class Armor(Model):
@@ -113,6 +142,20 @@ class Armor(Model):
     weight: Literal["none", "light", "heavy"] = "light"
     bonus: Annotated[int, Field(ge=0, le=15)] = 0
     enhancement: Annotated[int, Field(ge=0, le=6)] = 0
+    max_dex: Annotated[int, Field(ge=0, le=10)] | None = None
+    """d20srd: the highest Dex modifier that still adds to AC in this armor (D-2)."""
+    check_penalty: Annotated[int, Field(ge=0, le=10)] = 0
+    """d20srd: armor check penalty, taken on attack rolls when not proficient (D-1)."""
+    proficient: bool = True
+
+
+class TypedBonus(Model):
+    """A bonus with a type: same-type bonuses don't stack in 4srd (S-9) and d20srd (D-2)."""
+
+    stat: BonusStat
+    type: BonusType = "untyped"
+    value: Bonus
+    source: str = ""
 
 
 class Shield(Model):
@@ -127,6 +170,8 @@ class DamageSpec(Model):
     ability: Ability | None = None
     bonus: Bonus = 0
     types: list[Annotated[str, Field(pattern=ID_PATTERN)]] = []
+    multiplier: Annotated[int, Field(ge=1, le=4)] = 1
+    """The power multiplies its damage: the dice are rolled this many times (S-7, D-9)."""
 
 
 class Ongoing(Model):
@@ -197,6 +242,8 @@ class AttackSpec(Model):
     vs: Defense
     ability: Ability | None = None
     bonus: Bonus = 0
+    touch: bool = False
+    """d20srd: a touch attack: armor, shield and natural armor don't count (D-3)."""
 
 
 class Power(Model):
@@ -277,11 +324,28 @@ class Creature(Model):
     glyph: Annotated[str, Field(min_length=1, max_length=1)] | None = None
     race: str | None = None
     description: str = ""
+    typed_bonuses: list[TypedBonus] = []
+    feats: list[Feat] = []
+    bab: Annotated[int, Field(ge=0, le=20)] | None = None
+    """d20srd: base attack bonus (D-1); a monster with one may leave `defenses` out."""
+    damage_reduction: Annotated[int, Field(ge=0, le=50)] = 0
+    """d20srd: DR N/-: subtracted from untyped damage, down to 0 (D-11)."""
+    sneak_attack: DiceText | None = None
+    """d20srd: extra dice against a flat-footed or flanked target, never multiplied (D-10)."""
+
+    @field_validator("sneak_attack")
+    @classmethod
+    def _dice(cls, value: str | None) -> str | None:
+        if value is not None:
+            DiceExpr.parse(value)  # a DiceError is a ValueError: reported at the field
+        return value
 
     @model_validator(mode="after")
     def _shape(self) -> Creature:
-        if self.kind == "monster" and self.defenses is None:
+        if self.kind == "monster" and self.defenses is None and self.bab is None:
             raise ValueError("a monster needs `defenses` (ac, fortitude, reflex, will)")
+        if any(w.focus for w in self.weapons) and "weapon_focus" not in self.feats:
+            raise ValueError("a weapon with `focus: true` needs the `weapon_focus` feat")
         if self.kind == "monster" and self.role is None:
             raise ValueError("a monster needs a `role`")
         if self.minion and self.hp != 1:

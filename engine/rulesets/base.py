@@ -3,19 +3,30 @@
 Everything else in the engine is shared. A ruleset is a policy object with no state of its
 own; it reads combatants and answers questions (what is this defense, is this a critical hit,
 may this creature take another opportunity attack, what hit point state follows).
+
+Every hook below has the `ffd20` answer as its default, so the default ruleset overrides only
+the two abstract ones and the other rulesets override what their texts change.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from engine.content.schema import Power, Weapon
+from engine.content.schema import DamageSpec, Power, Weapon
+from engine.dice import DiceExpr
 from engine.events import Mod
+from engine.rulesets.bonuses import typed_total
 from engine.state import Combatant, HpState
+
+if TYPE_CHECKING:
+    from engine.attacks import AttackSetup
+    from engine.battle import Battle
 
 Outcome = Literal["hit", "miss", "crit"]
 DEFENSES = ("ac", "fortitude", "reflex", "will")
+Square = tuple[int, int]
+TURN_ACTIONS = ("standard", "move", "minor")
 
 
 class Ruleset(ABC):
@@ -24,14 +35,37 @@ class Ruleset(ABC):
     """ffd20: a critical hit's damage is its maximum (F-ATK-7)."""
     minimum_damage_on_hit: int = 0
     """4srd S-5 and d20srd D-7: a hit deals at least 1."""
+    coup_de_grace_crits: bool = True
+    """F-ATK-8: a melee hit on a helpless adjacent target is a critical hit."""
+    stacking: frozenset[str] | None = None
+    """Bonus types that stack with themselves (`TypedBonus`); None: every bonus adds."""
+    withdraw: bool = False
+    """S-15: the withdraw action (a full-round move) exists."""
+    full_attack: bool = False
+    """D-1: the full attack action (iterative attacks) exists."""
 
     @abstractmethod
-    def defense(self, c: Combatant, which: str, *, flat_footed: bool = False) -> int:
+    def defense(
+        self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False
+    ) -> int:
         """The defense score before situational modifiers (F-DEF-*)."""
 
     @abstractmethod
     def attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         """The parts of the base attack bonus (F-ATK-2); the first is `attack_bonus`."""
+
+    def situational_modifiers(
+        self,
+        battle: Battle,
+        attacker: Combatant,
+        target: Combatant,
+        power: Power,
+        weapon: Weapon | None,
+        a_sq: tuple[Square, ...],
+        t_sq: tuple[Square, ...],
+    ) -> list[Mod]:
+        """Modifiers that depend on where the two stand (4srd range penalties)."""
+        return []
 
     def outcome(self, natural: int, total: int, defense: int, crit_low: int) -> Outcome:
         """F-ATK-3..6: natural 1 misses, 20 hits; a crit needs the total to reach the defense."""
@@ -44,6 +78,66 @@ class Ruleset(ABC):
             return "hit"
         return "miss"
 
+    def confirm_threat(
+        self, battle: Battle, attacker: Combatant, natural: int, outcome: str, s: AttackSetup
+    ) -> tuple[str, dict[str, Any] | None]:
+        """d20srd D-8 rolls a confirmation here; the others take the outcome as it is."""
+        return outcome, None
+
+    def odds(self, s: AttackSetup) -> tuple[float, float]:
+        """(chance of a hit of any kind, chance of a critical hit) of one attack roll."""
+        from engine.attacks import outcome_odds
+
+        return outcome_odds(s)
+
+    # --- damage ---------------------------------------------------------------------------
+    def damage_bonus(self, c: Combatant, spec: DamageSpec, weapon: Weapon | None) -> int:
+        """The ability modifier the damage names (F-DMG-1) and typed damage bonuses."""
+        cr = c.creature
+        bonus = cr.abilities.mod(spec.ability) if spec.ability is not None else 0
+        if cr.typed_bonuses:
+            bonus += typed_total(cr.typed_bonuses, "damage", self.stacking)
+        return bonus
+
+    def multiply(self, expr: DiceExpr, times: int) -> DiceExpr:
+        """S-7 (and ffd20, whose texts are silent): roll the dice `times` times, add the
+        bonuses once."""
+        return expr.times(times)
+
+    def damage_roll(
+        self,
+        battle: Battle,
+        attacker: Combatant,
+        target: Combatant,
+        power: Power,
+        spec: DamageSpec,
+        weapon: Weapon | None,
+        outcome: str,
+    ) -> tuple[str, tuple[int, ...], int, dict[str, Any] | None] | None:
+        """(dice text, faces, rolled total, crit_extra) when this ruleset rolls the damage
+        itself (d20srd critical multipliers and sneak attack); None: the shared F-ATK-7 way."""
+        return None
+
+    def damage_means(
+        self,
+        battle: Battle,
+        attacker: Combatant,
+        target: Combatant,
+        power: Power,
+        weapon: Weapon | None,
+        expr: DiceExpr,
+    ) -> tuple[float, float]:
+        """(mean damage of a hit, of a critical hit) before mitigation, for previews."""
+        crit = expr.max() if self.maximize_crit_damage else expr.mean() * 2
+        if weapon is not None and weapon.crit_dice:
+            crit += DiceExpr.parse(weapon.crit_dice).mean()
+        return expr.mean(), crit
+
+    def damage_reduction(self, target: Combatant, types: tuple[str, ...]) -> int:
+        """d20srd D-11: damage reduction against this damage (0: none)."""
+        return 0
+
+    # --- hit points -------------------------------------------------------------------------
     def hp_state(self, c: Combatant) -> HpState:
         """X-HP-1 and S-10: the state that follows from hit points and failed death saves."""
         hp = c.hp
@@ -58,6 +152,26 @@ class Ruleset(ABC):
             return "unconscious"
         return "bloodied" if hp <= c.bloodied_value else "healthy"
 
+    # --- turns, movement, opportunities -----------------------------------------------------
+    def turn_actions(self, battle: Battle) -> tuple[str, ...]:
+        """The action kinds a turn may spend now (4srd's surprise round has no minor)."""
+        return TURN_ACTIONS
+
+    def base_speed(self, c: Combatant) -> int:
+        """Speed before effects (S-11): the creature's own, plus typed speed bonuses."""
+        cr = c.creature
+        if not cr.typed_bonuses:
+            return cr.speed
+        return cr.speed + typed_total(cr.typed_bonuses, "speed", self.stacking)
+
+    def move_problem(self, battle: Battle, c: Combatant, mode: str) -> str | None:
+        """Why a move of `mode` is not allowed now (4srd/d20srd S-15), or None."""
+        return None
+
+    def attack_count(self, c: Combatant) -> int:
+        """Attacks in a full attack (d20srd D-1); 1 where there is none."""
+        return 1
+
     def may_take_opportunity(self, c: Combatant, turn_counter: int, round_no: int) -> bool:
         """X-OA-1: one opportunity attack per combatant's turn."""
         return c.last_oa_turn != turn_counter
@@ -67,6 +181,14 @@ class Ruleset(ABC):
         if c.oa_round != round_no:
             c.oa_round, c.oa_count = round_no, 0
         c.oa_count += 1
+
+    def move_opportunity_open(self, mover: Combatant, enemy: Combatant, round_no: int) -> bool:
+        """May leaving `enemy`'s threatened squares provoke it (again)? ffd20: in every move."""
+        return True
+
+    def note_move_opportunity(self, mover: Combatant, enemy_id: str, round_no: int) -> None:
+        """A move of `mover` provoked `enemy_id` (S-14 counts these per round)."""
+        return None
 
     def is_flat_footed(self, c: Combatant) -> bool:
         """Only 4srd and d20srd have flat-footed (S-1, D-4)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.content.schema import Creature, Power, Weapon
 from engine.events import Mod
 from engine.rulesets.base import Ruleset
+from engine.rulesets.bonuses import typed_total
 from engine.state import Combatant
 
 
@@ -20,7 +21,9 @@ class Ffd20(Ruleset):
             tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
         ] = {}
 
-    def defense(self, c: Combatant, which: str, *, flat_footed: bool = False) -> int:
+    def defense(
+        self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False
+    ) -> int:
         cr = c.creature
         key = (id(cr), which)
         hit = self._defenses.get(key)
@@ -33,6 +36,8 @@ class Ffd20(Ruleset):
     @staticmethod
     def _defense(cr: Creature, which: str) -> int:
         bonus: int = getattr(cr.defense_bonuses, which)
+        if cr.typed_bonuses:  # F-DEF-6: every kind adds (the texts state no stacking rule)
+            bonus += typed_total(cr.typed_bonuses, which, None)
         if cr.defenses is not None:  # monsters: given (F-DEF-6 bonuses still add)
             given: int = getattr(cr.defenses, which)
             return given + bonus
@@ -68,10 +73,12 @@ class Ffd20(Ruleset):
     def _attack_modifiers(c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         spec = power.attack
         assert spec is not None
-        if spec.ability is None:  # a monster's stat block gives the whole bonus
-            return [Mod("attack_bonus", spec.bonus)]
         cr = c.creature
+        typed = [Mod("bonuses", typed_total(cr.typed_bonuses, "attack", None))]
+        extra = typed if cr.typed_bonuses and typed[0].value else []
+        if spec.ability is None:  # a monster's stat block gives the whole bonus
+            return [Mod("attack_bonus", spec.bonus), *extra]
         base = cr.level // 2 + cr.abilities.mod(spec.ability)  # F-ATK-2
         if weapon is not None:
             base += weapon.proficiency + weapon.enhancement
-        return [Mod("attack_bonus", base + spec.bonus)]
+        return [Mod("attack_bonus", base + spec.bonus), *extra]
