@@ -219,3 +219,49 @@ def test_when() -> None:
     assert when(datetime(2025, 3, 10, 9, 5), now) == "today 09:05"
     assert when(datetime(2025, 3, 9, 23, 59), now) == "yesterday 23:59"
     assert when(datetime(2025, 1, 2, 8, 0), now) == "2025-01-02 08:00"
+
+
+# --- wired into `skirmish` ---------------------------------------------------------------------
+def test_skirmish_help_lists_the_save_commands_with_examples(capsys) -> None:  # type: ignore[no-untyped-def]
+    from tui.cli import main as skirmish
+
+    with pytest.raises(SystemExit):
+        skirmish(["--help"])
+    out = capsys.readouterr().out
+    for command in ("resume", "replay", "export"):
+        assert command in out.split("examples:")[0]  # a subcommand with its help line
+        assert f"skirmish {command} " in out.split("examples:")[1]  # and an example
+
+
+def test_skirmish_runs_the_save_commands(launched, capsys) -> None:  # type: ignore[no-untyped-def]
+    from tui.cli import main as skirmish
+
+    path = saved(20)
+    assert skirmish(["resume", str(path)]) == 0
+    assert skirmish(["replay", str(path)]) == 0
+    assert launched == [("save", path), ("replay", path)]
+    assert skirmish(["export", str(path), "--format", "text"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) > 5
+    assert skirmish(["resume", "9"]) == 1
+    one_line_error(capsys, "resume", "no unfinished fight number 9")
+
+
+def test_the_app_provides_the_entry_points() -> None:
+    import tui.launch
+
+    assert callable(tui.launch.launch_save) and callable(tui.launch.launch_replay)
+
+
+def test_skirmish_starts_without_the_content_loader() -> None:
+    """A bare `skirmish` parses its arguments and builds the app without the engine: the
+    start screen draws first, the content (pydantic, networkx) loads in a worker."""
+    code = (
+        "import sys; import tui.cli, tui.launch, tui.app, tui.screens.start; "
+        "tui.cli.build_parser().parse_args([]); "
+        "heavy = [m for m in sys.modules if m.split('.')[0] in "
+        "('engine', 'ai', 'pydantic', 'networkx')]; print(heavy)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

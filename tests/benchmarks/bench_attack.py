@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 if str(ROOT / "tests") not in sys.path:
     sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import BASIC_MELEE, FIGHTER, mon, pc, write_encounter  # noqa: E402
+from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc, write_encounter  # noqa: E402
 
 from engine.actions import EndTurn, UsePower  # noqa: E402
 from engine.content.loader import load_encounter  # noqa: E402

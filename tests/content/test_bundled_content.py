@@ -58,8 +58,12 @@ def test_skirmish_check_passes_on_all_bundled_content(capsys: pytest.CaptureFixt
     from tui.cli import main
 
     files = bundled_files()
-    assert {"party/lanterns.yaml", "bestiary/marauders.yaml", "bestiary/mistfen.yaml",
-            "bestiary/crags.yaml"} <= set(files)
+    assert {
+        "party/lanterns.yaml",
+        "bestiary/marauders.yaml",
+        "bestiary/mistfen.yaml",
+        "bestiary/crags.yaml",
+    } <= set(files)
     assert {f"encounters/{n}.yaml" for n in NAMED} <= set(files)
     assert check_files(files) == []
     assert main(["check"]) == 0
@@ -89,7 +93,7 @@ def test_every_bundled_encounter_loads_with_its_sides(name: str) -> None:
 
 def test_the_docs_list_every_bundled_library_creature_and_encounter() -> None:
     docs = (ROOT / "docs" / "content.md").read_text(encoding="utf-8")
-    bundled = docs[docs.index("## Bundled content"):]
+    bundled = docs[docs.index("## Bundled content") :]
     for rel in bundled_files():
         if rel.startswith(("party/", "bestiary/")) and rel != "bestiary/mirror.yaml":
             assert f"`{rel.removesuffix('.yaml')}`" in bundled, rel
@@ -182,8 +186,14 @@ def test_monster_numbers_are_4e_like(creature: Creature) -> None:
     if c.minion:
         assert c.hp == 1
     else:
-        hp = {"brute": 26 + 10 * n, "soldier": 24 + 8 * n, "skirmisher": 24 + 8 * n,
-              "controller": 24 + 8 * n, "artillery": 22 + 6 * n, "lurker": 22 + 6 * n}[c.role]
+        hp = {
+            "brute": 26 + 10 * n,
+            "soldier": 24 + 8 * n,
+            "skirmisher": 24 + 8 * n,
+            "controller": 24 + 8 * n,
+            "artillery": 22 + 6 * n,
+            "lurker": 22 + 6 * n,
+        }[c.role]
         assert abs(c.hp - hp) <= 0.15 * hp, f"hp {c.hp}, expected about {hp}"
     basics = list(_monster_attacks(c, powers))
     assert any(p.kind == "melee" for p in basics), "a melee basic attack (for opportunity attacks)"

@@ -36,8 +36,9 @@ def test_every_bundled_encounter_runs_to_its_end_with_clean_logs() -> None:
     results = soak.soak(3, runs_for={"battle": 1}, jobs=1)
     names = {r.name for r in results}
     assert {"default", "ambush", "fog", "chasm", "battle"} <= names
-    problems = [r.line() + "".join(f"\n    {f}" for f in r.findings[:10])
-                for r in results if not r.clean]
+    problems = [
+        r.line() + "".join(f"\n    {f}" for f in r.findings[:10]) for r in results if not r.clean
+    ]
     assert not problems, "\n".join(problems)
     for r in results:
         assert sum(r.wins.values()) + r.draws == r.runs

@@ -14,9 +14,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import FIGHTER, GOBLIN, NAIVE, write_encounter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from skirmish_helpers import FIGHTER, GOBLIN, NAIVE, write_encounter
 
 from ai.sim import play
 from engine.content.loader import LoadedEncounter, load_encounter

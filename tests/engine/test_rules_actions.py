@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import FIGHTER, Answers, Builder, events, mon, pc
+from skirmish_helpers import FIGHTER, Answers, Builder, events, mon, pc
 
 from engine.actions import (
     Delay,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import (
+from skirmish_helpers import (
     BASIC_MELEE,
     FIGHTER,
     KEEN,

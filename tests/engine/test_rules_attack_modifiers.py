@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import (
+from skirmish_helpers import (
     KEEN,
     LONG,
     POKES,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import (
+from skirmish_helpers import (
     CLOSE,
     KEEN,
     LONG,

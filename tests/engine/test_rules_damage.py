@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import BASIC_MELEE, FIGHTER, Builder, dummy, events, mon, pc, put_effect
+from skirmish_helpers import BASIC_MELEE, FIGHTER, Builder, dummy, events, mon, pc, put_effect
 
 from engine.actions import EndTurn, UsePower
 from engine.encounter import Encounter

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import BASIC_MELEE, BOLT, CLAW, GOBLIN, Builder, events, mon, pc
+from skirmish_helpers import BASIC_MELEE, BOLT, CLAW, GOBLIN, Builder, events, mon, pc
 
 from engine.actions import EndTurn, SecondWind, UsePower
 from engine.events import Attack

@@ -8,7 +8,7 @@ import itertools
 from typing import Any
 
 import pytest
-from conftest import Answers, Builder, events, mon, put_effect
+from skirmish_helpers import Answers, Builder, events, mon, put_effect
 
 from engine.actions import Move, UsePower
 from engine.decisions import ForcedMoveQuestion

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import FIGHTER, Builder, dummy, events, mon, pc
+from skirmish_helpers import FIGHTER, Builder, dummy, events, mon, pc
 
 from engine.actions import EndTurn, SecondWind, UsePower
 from engine.encounter import Encounter

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import NAIVE, Builder, dummy, events, mon, put_effect
+from skirmish_helpers import NAIVE, Builder, dummy, events, mon, put_effect
 
 from ai.sim import play
 from engine.actions import EndTurn, Move, UsePower

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Answers, Builder, events, mods, put_effect
+from skirmish_helpers import Answers, Builder, events, mods, put_effect
 
 from engine.actions import EndTurn, Move, StandUp, UsePower
 from engine.encounter import Encounter

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Builder, events, mon, pc, put_effect
+from skirmish_helpers import Builder, events, mon, pc, put_effect
 
 from engine.actions import EndTurn, Move, SpendActionPoint, UsePower
 from engine.encounter import Encounter

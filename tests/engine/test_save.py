@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from skirmish_helpers import mon, pc, write_encounter
 
 from engine import autosave
 from engine import save as save_mod
@@ -28,7 +29,6 @@ from engine.save import (
     read_save,
     unpack,
 )
-from tests.conftest import mon, pc, write_encounter
 from tests.soak.fights import AI_ONLY, fingerprint, play
 
 

@@ -180,19 +180,36 @@ def soak(
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=50, help="fights per encounter (default 50)")
-    p.add_argument("--big-runs", type=int, default=None,
-                   help="fights of `battle`, the 60x60 performance case (default: --runs)")
+    p.add_argument(
+        "--big-runs",
+        type=int,
+        default=None,
+        help="fights of `battle`, the 60x60 performance case (default: --runs)",
+    )
     p.add_argument("--only", nargs="+", default=None, metavar="NAME", help="these encounters")
     p.add_argument("--seed", type=int, default=1, help="run i uses seed + i")
     p.add_argument("--policy", choices=["tactical", "naive"], default="tactical")
     p.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument("--keep", type=Path, default=None, metavar="DIR",
-                   help="keep the logs under DIR/ENCOUNTER/ instead of a temporary folder")
+    p.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the logs under DIR/ENCOUNTER/ instead of a temporary folder",
+    )
     args = p.parse_args(argv)
     runs_for = {"battle": args.big_runs} if args.big_runs is not None else None
     print(f"soak: {args.runs} fights per encounter, policy {args.policy}, seed {args.seed}")
-    results = soak(args.runs, only=args.only, runs_for=runs_for, seed=args.seed,
-                   policy=args.policy, jobs=args.jobs, log_dir=args.keep, echo=True)
+    results = soak(
+        args.runs,
+        only=args.only,
+        runs_for=runs_for,
+        seed=args.seed,
+        policy=args.policy,
+        jobs=args.jobs,
+        log_dir=args.keep,
+        echo=True,
+    )
     bad = [r for r in results if not r.clean]
     for r in results:
         for line in r.findings[:20]:
@@ -200,8 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         for line in r.illegal[:5]:
             print(f"  {r.name}: refused: {line}")
     total = sum(r.runs for r in results)
-    print(f"{len(results)} encounters, {total} fights: "
-          + ("all logs clean" if not bad else f"problems in {', '.join(r.name for r in bad)}"))
+    print(
+        f"{len(results)} encounters, {total} fights: "
+        + ("all logs clean" if not bad else f"problems in {', '.join(r.name for r in bad)}")
+    )
     return 1 if bad else 0
 
 
