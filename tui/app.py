@@ -1,23 +1,33 @@
-"""The Skirmish app: a thin shell that picks the first screen and starts fights.
+"""The Skirmish app: a thin shell that picks the first screen and opens fights.
 
 Screens do the work (`tui.screens`); the app holds the options a fight starts with, the
 command palette's list of actions, and the styles (`skirmish.tcss`).
+
+Start-up is lazy: this module imports Textual and nothing of the engine, so that the start
+screen draws first. A fight is opened in a worker thread (loading the content, importing the
+engine, replaying a save) behind a `LoadingScreen`, then its screen is pushed; the AI is
+imported by the controller at the first AI decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from engine.content.bundled import bundled_encounters
-from engine.content.errors import ContentErrors
-from engine.content.loader import LoadedEncounter, load_encounter
-from tui.controller import GameOptions
+from tui.options import GameOptions
+
+if TYPE_CHECKING:
+    from engine.content.loader import LoadedEncounter
+    from tui.controller import Controller
+    from tui.replay import Timeline
+
+T = TypeVar("T")
 
 PALETTE: tuple[tuple[str, str, str], ...] = (
     ("Move (walk)", "Pick a square with the cursor, Enter walks there", "move('walk')"),
@@ -26,7 +36,9 @@ PALETTE: tuple[tuple[str, str, str], ...] = (
     ("Use a power", "List the powers with their action, range and usage", "powers"),
     ("Basic attack", "Aim the basic attack at the nearest legal target", "basic"),
     ("End turn", "End the current creature's turn", "end_turn"),
-    ("Undo", "Take back your last action", "undo"),
+    ("Undo", "Take back your last action (and the AI turns after it)", "undo"),
+    ("Redo", "Put back what undo took back, with the same dice", "redo"),
+    ("Export the log", "Write the combat log as JSON Lines and as text", "export"),
     ("Second wind", "Spend a healing surge, +2 to defenses", "second_wind"),
     ("Stand up", "Get up from prone", "stand_up"),
     ("Action point", "Spend an action point for one more action", "action_point"),
@@ -55,24 +67,77 @@ class SkirmishApp(App[int]):
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True)
     ]
 
-    def __init__(self, options: GameOptions, loaded: LoadedEncounter | None = None) -> None:
+    def __init__(
+        self,
+        options: GameOptions,
+        loaded: LoadedEncounter | None = None,
+        *,
+        resume: Path | None = None,
+        replay: Path | None = None,
+    ) -> None:
         super().__init__()
         self.options = options
         self.loaded = loaded
-        """Given: go straight into this fight; None: start on the encounter list."""
+        """Given: go straight into this fight."""
+        self.resume = resume
+        """Given: open this save where it stopped."""
+        self.replay = replay
+        """Given: step through this save or combat log (read-only)."""
 
     def on_mount(self) -> None:
         if self.loaded is not None:
-            self._push_fight(self.loaded, self.options)
+            from tui.controller import Controller
+
+            self._show_fight(Controller(self.loaded, self.options))
+        elif self.resume is not None:
+            self.resume_save(self.resume, fatal=True)
+        elif self.replay is not None:
+            self._open_replay(self.replay)
         else:
             from tui.screens.start import StartScreen
 
-            self.push_screen(StartScreen(bundled_encounters()))
+            self.push_screen(StartScreen())
 
-    def _push_fight(self, loaded: LoadedEncounter, options: GameOptions) -> None:
+    # --- opening fights (a worker loads, the UI thread shows) -----------------------------
+    def _show_fight(self, controller: Controller) -> None:
         from tui.screens.encounter import EncounterScreen
 
-        self.push_screen(EncounterScreen(loaded, options))
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(EncounterScreen(controller))
+
+    def _open(
+        self,
+        what: str,
+        build: Callable[[], T],
+        show: Callable[[T], None],
+        *,
+        fatal: bool,
+    ) -> None:
+        """Run `build` in a worker behind a loading screen, then `show` its result. A failure
+        (its message is one line) ends the app if `fatal` (a command-line start), else it
+        goes back to the screen before."""
+        from tui.screens.loading import LoadingScreen
+
+        self.push_screen(LoadingScreen(what))
+
+        def work() -> None:
+            try:
+                result = build()
+            except Exception as exc:  # SaveError, ContentErrors, OSError: all say what's wrong
+                message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                self.call_from_thread(self._failed, message, fatal)
+                return
+            self.call_from_thread(show, result)
+
+        self.run_worker(work, thread=True, group="load", exit_on_error=False)
+
+    def _failed(self, message: str, fatal: bool) -> None:
+        if fatal:
+            self.exit(1, return_code=1, message=message)
+            return
+        self.pop_screen()  # the loading screen
+        self.notify(message, title="Can't open it", severity="error", timeout=8)
 
     def play_named(self, name: str) -> None:
         """Start the bundled encounter `name` with this app's options (the start screen)."""
@@ -80,16 +145,49 @@ class SkirmishApp(App[int]):
 
     def play(self, options: GameOptions) -> None:
         """Leave whatever fight is on and start a new one."""
-        try:
-            loaded = load_encounter(options.source, options.ruleset)
-        except ContentErrors as exc:
-            self.notify(str(exc), title="Can't load the encounter", severity="error")
-            return
-        self.options = options
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        self._push_fight(loaded, options)
 
+        def build() -> Controller:
+            from engine.content.loader import load_encounter
+            from tui.controller import Controller
+
+            return Controller(load_encounter(options.source, options.ruleset), options)
+
+        def show(ctl: Controller) -> None:
+            self.options = options
+            self._show_fight(ctl)
+
+        self._open(f"Loading {options.source}...", build, show, fatal=False)
+
+    def resume_save(self, path: Path, *, fatal: bool = False) -> None:
+        """Open a saved fight where it stopped (the start screen's offer, `skirmish resume`)."""
+
+        def build() -> Controller:
+            from tui.controller import Controller
+
+            return Controller.resumed(path, base=self.options)
+
+        def show(ctl: Controller) -> None:
+            self.options = ctl.options
+            self._show_fight(ctl)
+
+        self._open(f"Resuming {path.name}...", build, show, fatal=fatal)
+
+    def _open_replay(self, path: Path) -> None:
+        def build() -> Timeline:
+            from tui.replay import load_timeline
+
+            return load_timeline(path)
+
+        def show(timeline: Timeline) -> None:
+            from tui.screens.replay import ReplayScreen
+
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            self.push_screen(ReplayScreen(timeline))
+
+        self._open(f"Reading {path.name}...", build, show, fatal=True)
+
+    # --- the command palette ----------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         from tui.screens.encounter import EncounterScreen

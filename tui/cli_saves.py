@@ -4,6 +4,9 @@
 `args.func(args)` (or `run(args)`). A save is checked headlessly before the app is started, so
 a bad file gets its one-line error without Textual ever loading; `export` never needs the app.
 Every failure a user can cause ends in one line on stderr and exit status 1, never a traceback.
+
+The engine is imported inside the commands, not here: `skirmish` builds its parser with these
+commands on every start, and the app's start screen must not wait for the content loader.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.autosave import SaveInfo, list_saves, saves_dir
-from engine.encounter import Encounter
-from engine.events import Logged
-from engine.save import SaveError, SaveFile, read_save
+if TYPE_CHECKING:
+    from engine.autosave import SaveInfo
+    from engine.encounter import Encounter
+    from engine.events import Logged
+    from engine.save import SaveFile
 
 # --- parsers ---------------------------------------------------------------------------------
 
@@ -40,12 +44,20 @@ def add_parsers(subparsers: Any) -> None:
     )
     resume.add_argument("--latest", action="store_true", help="open the newest unfinished fight")
     resume.set_defaults(func=cmd_resume)
+    resume.epilog = (
+        "examples:\n  skirmish resume              list the unfinished fights\n"
+        "  skirmish resume 2            open the second one\n"
+        "  skirmish resume --latest     open the newest\n"
+        "  skirmish resume FILE         open a save file"
+    )
+    resume.formatter_class = argparse.RawDescriptionHelpFormatter
 
     replay = subparsers.add_parser(
         "replay", help="step through a saved fight or a combat log (read-only)"
     )
     replay.add_argument("file", metavar="FILE", help="a save, or a JSON Lines combat log")
     replay.set_defaults(func=cmd_replay)
+    replay.epilog = "keys: n/p or right/left step, r jumps to a round, q quits"
 
     export = subparsers.add_parser(
         "export", help="write a saved fight's combat log as JSON Lines or text"
@@ -90,6 +102,8 @@ def when(dt: datetime, now: datetime | None = None) -> str:
 
 
 def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -> str:
+    from engine.autosave import saves_dir
+
     if not saves:
         lines = [f"No unfinished fights in {saves_dir()}."]
     else:
@@ -108,6 +122,9 @@ def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
+    from engine.autosave import list_saves
+    from engine.save import SaveError, read_save
+
     target: str | None = args.file
     if target is None or (target.isdigit() and not os.path.exists(target)):
         everything = list_saves()
@@ -148,6 +165,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 # --- replay ----------------------------------------------------------------------------------
 def check_log(path: Path) -> int:
     """Check that `path` is a JSON Lines combat log (its events count), else SaveError."""
+    from engine.save import SaveError
+
     try:
         with path.open("rb") as handle:
             first = handle.readline(1 << 20)
@@ -167,6 +186,8 @@ def check_log(path: Path) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from engine.save import SaveError, read_save
+
     path = Path(args.file)
     try:
         try:
@@ -255,7 +276,8 @@ def plain_line(ev: Logged) -> str | None:
     return f"[{ev.round}] {kind}: " + " ".join(parts)
 
 
-def _is_save(path: Path) -> bool:
+def is_save(path: Path) -> bool:
+    """Does `path` hold a Skirmish save (by its first bytes)? An export never replaces one."""
     try:
         with path.open("rb") as handle:
             return handle.read(8) == b'{"crc":"'
@@ -286,6 +308,8 @@ def export(save: SaveFile, fmt: str) -> list[str]:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from engine.save import SaveError, read_save
+
     try:
         save = read_save(args.save)
         lines = export(save, args.format)
@@ -299,7 +323,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.is_dir():
         return _fail("export", f"{out}: is a folder")
-    if out.exists() and (_is_save(out) or out.resolve() == save.path.resolve()):
+    if out.exists() and (is_save(out) or out.resolve() == save.path.resolve()):
         return _fail("export", f"{out}: is a Skirmish save; refusing to overwrite it")
     try:
         write_atomic(out, lines)

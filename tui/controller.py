@@ -2,24 +2,32 @@
 
 The engine asks its questions synchronously (take this opportunity attack? roll a d20) and the
 AI may think for a while, so every engine call runs in a worker thread. The controller owns the
-encounter, a lock around it, the AI policies and the answers a person gives: when the engine
-asks a player, the worker sends an `Ask` to the screen and waits on a queue until the dialog's
-answer comes back through `reply`. Everything it tells the screen goes through one callback,
-`notify`, which must be thread-safe (the screen posts a message). No Textual here, so the
-controller can be driven by tests without an app.
+fight (an `engine.history.History`: the encounter with undo and redo), a lock around it, the AI
+policies and the answers a person gives: when the engine asks a player, the worker sends an
+`Ask` to the screen and waits on a queue until the dialog's answer comes back through `reply`.
+Everything it tells the screen goes through one callback, `notify`, which must be thread-safe
+(the screen posts a message). No Textual here, so the controller can be driven by tests
+without an app.
+
+Fights are never lost: every fight is autosaved (`engine.autosave`). The History appends each
+record to the save and fsyncs it before `apply`, `undo` or `redo` returns, and only then does
+the controller publish the result, so whatever the screen has shown is on disk. `Update.saved`
+carries the count of durable records; the status line shows it (the kill soak reads it there).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import queue
 import threading
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ai.policy import Choice, Policy
-from ai.sim import make_policy
+from engine import autosave
 from engine.actions import Action, EndTurn, Impossible
 from engine.content.loader import LoadedEncounter
 from engine.decisions import (
@@ -29,30 +37,21 @@ from engine.decisions import (
     Question,
     SaveOrderQuestion,
 )
-from engine.dice import DiceRequest, DiceSource, ManualDice, RoutedDice, SeededDice
-from engine.encounter import Encounter, Record
+from engine.dice import DiceRequest, ManualDice, SeededDice
+from engine.encounter import Encounter
 from engine.events import Logged
-from tui.logtext import Names, names_of_encounter
+from engine.history import History
+from engine.save import SUFFIX, SaveError, read_save
+from tui.logtext import Names, format_log, names_of_encounter
+from tui.options import GameOptions, options_from_save
 from tui.view import View, take
 
+if TYPE_CHECKING:
+    from ai.policy import Policy
+
+__all__ = ["GameOptions"]  # re-exported: where it was defined before tui.options
+
 MAX_AI_ACTIONS_PER_TURN = 24
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """How to run one fight (from the command line or the start screen)."""
-
-    source: str = "default"
-    seed: int = 1
-    ruleset: str | None = None
-    control: dict[str, str] = field(default_factory=dict)
-    manual_dice: tuple[str, ...] = ()
-    """Sides whose dice a person rolls and types in."""
-    pace: float = 0.35
-    """Seconds between two AI actions, so that a person can follow them."""
-    step: bool = False
-    """GM mode: every AI action waits for a key."""
-    policy: str = "tactical"
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,9 @@ class Update:
     view: View
     events: tuple[Logged, ...]
     reset: bool = False
-    """The log was rebuilt (undo): drop every line shown and show `events` instead."""
+    """The log was rebuilt (undo, redo, resume): drop every line shown, show `events` instead."""
+    saved: int | None = None
+    """How many records the save holds, all durable (None: this fight is not being saved)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,43 @@ class Abandoned(Exception):
     """The app is closing while a worker waits for a person: unwind the worker."""
 
 
+class TableDice:
+    """Table mode's dice: creatures of the `manual` sides roll real dice and a person types
+    the faces in; the app rolls everyone else's from the fight's seeded stream.
+
+    It offers what `Encounter.replay` needs to rebuild such a fight (undo, redo, resume)
+    without re-rolling the app's dice: `fresh()` (the seeded part back at the start) and
+    `advance()` (the seeded part rolls alongside each replayed face it rolled first time)."""
+
+    def __init__(
+        self,
+        seed: int,
+        ask: Callable[[DiceRequest], int],
+        side_of: Callable[[str], str | None],
+        manual: frozenset[str],
+    ) -> None:
+        self.seed = seed
+        self._ask = ask
+        self._side_of = side_of
+        self._sides = manual
+        self._seeded = SeededDice(seed)
+        self._manual = ManualDice(ask)
+
+    def _typed(self, who: str | None) -> bool:
+        return who is not None and self._side_of(who) in self._sides
+
+    def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
+        source = self._manual if self._typed(who) else self._seeded
+        return source.roll(sides, purpose, who)
+
+    def advance(self, sides: int, purpose: str = "", who: str | None = None) -> None:
+        if not self._typed(who):
+            self._seeded.roll(sides, purpose, who)
+
+    def fresh(self) -> TableDice:
+        return TableDice(self.seed, self._ask, self._side_of, self._sides)
+
+
 class _Decider:
     def __init__(self, controller: Controller, cid: str) -> None:
         self.controller = controller
@@ -116,14 +154,18 @@ class _Decider:
 
 
 class Controller:
-    """Owns the encounter; `run_*` methods are worker bodies (call them off the UI thread)."""
+    """Owns the fight; `run_*` methods are worker bodies (call them off the UI thread)."""
 
     def __init__(
-        self, loaded: LoadedEncounter, options: GameOptions, notify: Callable[[News], None]
+        self,
+        loaded: LoadedEncounter,
+        options: GameOptions,
+        notify: Callable[[News], None] | None = None,
     ) -> None:
         self.loaded = loaded
         self.options = options
-        self.notify = notify
+        self.notify: Callable[[News], None] = notify or (lambda news: None)
+        """Set by the screen that shows this fight (the controller may be built before it)."""
         self.lock = threading.RLock()
         self.closed = threading.Event()
         self.busy = False
@@ -134,33 +176,88 @@ class Controller:
         self._side = {cd.id: cd.side for cd in loaded.spec.combatants}
         self._policies: dict[str, Policy] = {}
         self._fallback = SeededDice(options.seed + 7919)
-        self.enc = self._create()
+        self._live = self._dice()
+        self.hist = History(self._create(), deciders=self._decider, live=self._live)
+        self.resumed_from: Path | None = None
+        """The save this fight was resumed from (None: a new fight)."""
+        self.save_problem: str | None = None
+        """Why this fight is not being saved, if it isn't."""
         self.control: dict[str, str] = {
             c.id: c.control for c in self.enc.battle.combatants.values()
         }
         self.names: Names = names_of_encounter(self.enc)
-        self._actors: list[str | None] = []
         self._sent = 0
 
+    @classmethod
+    def resumed(
+        cls,
+        path: str | os.PathLike[str],
+        notify: Callable[[News], None] | None = None,
+        base: GameOptions | None = None,
+    ) -> Controller:
+        """A saved fight, rebuilt where it stopped; further actions go to the same save.
+        SaveError (one line) if the save can't be used. Slow for a long fight (it replays
+        every record): call it off the UI thread."""
+        save = read_save(path)
+        h = save.header
+        options = options_from_save(h.encounter, h.seed, h.ruleset, h.control, h.meta, base)
+        try:
+            loaded = save.content
+        except ValueError as exc:  # ContentErrors is a ValueError too
+            first = str(exc).splitlines()[0] if str(exc) else "content errors"
+            raise SaveError(save.path, f"the embedded encounter doesn't load: {first}") from None
+        ctl = cls(loaded, options, notify)
+        # autosave.resume(path), with the save as read here (its content is loaded once)
+        enc = save.encounter(deciders=ctl._decider, live=ctl._live)
+        ctl.hist = History(
+            enc,
+            deciders=ctl._decider,
+            live=ctl._live,
+            saver=autosave.Autosaver.resume(save, enc),
+            actors=[e.actor for e in save.entries],
+            redo=[(e.record, e.actor) for e in save.redo],
+        )
+        ctl.resumed_from = save.path
+        ctl.control = {c.id: c.control for c in ctl.enc.battle.combatants.values()}
+        return ctl
+
     # --- construction -----------------------------------------------------------------
-    def _dice(self) -> DiceSource | None:
+    @property
+    def enc(self) -> Encounter:
+        """The encounter now (undo and redo replace it: read it afresh each time)."""
+        return self.hist.enc
+
+    @property
+    def save_path(self) -> Path | None:
+        saver = self.hist.saver
+        return saver.path if isinstance(saver, autosave.Autosaver) else None
+
+    @property
+    def saved(self) -> int | None:
+        """How many records the save holds, all durable; None when not saving."""
+        saver = self.hist.saver
+        return saver.written if isinstance(saver, autosave.Autosaver) else None
+
+    def _decider(self, cid: str) -> _Decider:
+        return _Decider(self, cid)
+
+    def _dice(self) -> TableDice | None:
         if not self.options.manual_dice:
             return None
-        manual = ManualDice(self._ask_die)
-        sides = set(self.options.manual_dice)
-
-        def route(who: str) -> DiceSource | None:
-            return manual if self._side.get(who) in sides else None
-
-        return RoutedDice(SeededDice(self.options.seed), route)
+        return TableDice(
+            self.options.seed,
+            self._ask_die,
+            self._side.get,
+            frozenset(self.options.manual_dice),
+        )
 
     def _create(self) -> Encounter:
         o = self.options
         return Encounter.create(
             self.loaded,
             seed=o.seed,
-            dice=self._dice(),
-            deciders=lambda cid: _Decider(self, cid),
+            dice=self._live.fresh() if self._live is not None else None,
+            deciders=self._decider,
             control=o.control,
             ruleset=o.ruleset,
         )
@@ -172,6 +269,8 @@ class Controller:
     # --- answering the engine -------------------------------------------------------------
     def _policy(self, side: str) -> Policy:
         if side not in self._policies:
+            from ai.sim import make_policy  # the AI loads with the first AI decision
+
             self._policies[side] = make_policy(self.options.policy)
         return self._policies[side]
 
@@ -217,8 +316,11 @@ class Controller:
     def run_action(self, action: Action) -> None:
         self._guard(lambda: self._apply(action))
 
-    def run_undo(self) -> None:
-        self._guard(self._undo)
+    def run_undo(self, steps: int = 1) -> None:
+        self._guard(lambda: self._rewind(steps, undo=True))
+
+    def run_redo(self, steps: int = 1) -> None:
+        self._guard(lambda: self._rewind(steps, undo=False))
 
     def run_autoplay(self) -> None:
         self._guard(lambda: None)
@@ -238,48 +340,38 @@ class Controller:
 
     def _start(self) -> None:
         with self.lock:
-            self.enc.start()
-            self._actors.append(None)
+            if self.resumed_from is not None:
+                if not self.enc.started:  # saved before its first record: start it now
+                    self.hist.start()
+                self._sent = 0
+                self._publish(reset=True)
+                return
+            try:
+                self.hist = autosave.begin(
+                    self.enc, deciders=self._decider, live=self._live, meta=self.options.meta()
+                )
+            except (SaveError, OSError) as exc:  # play on, unsaved, and say so
+                self.save_problem = str(exc)
+                self.notify(Failed(f"Autosave is off: {exc}"))
+            self.hist.start()
             self._publish()
 
     def _apply(self, action: Action) -> None:
         with self.lock:
-            actor = self.enc.battle.current
             try:
-                self.enc.apply(action)
+                self.hist.apply(action)  # durable before it returns
             except Impossible as exc:
                 self.notify(Refused(exc.reason))
                 return
-            self._actors.append(actor)
             self._publish()
 
-    def _undo(self) -> None:
+    def _rewind(self, steps: int, *, undo: bool) -> None:
         with self.lock:
-            cut = next(
-                (
-                    i
-                    for i in range(len(self._actors) - 1, 0, -1)
-                    if self._actors[i] is not None
-                    and self.control.get(self._actors[i] or "") == "player"
-                ),
-                None,
-            )
-            if cut is None:
-                self.notify(Refused("nothing to undo"))
+            n = self.hist.undo(steps) if undo else self.hist.redo(steps)
+            if not n:
+                self.notify(Refused(f"nothing to {'undo' if undo else 'redo'}"))
                 return
-            records: list[Record] = list(self.enc.records[:cut])
-            o = self.options
-            dice = self._dice()
-            self.enc = Encounter.replay(
-                self.loaded,
-                records,
-                seed=o.seed,
-                ruleset=o.ruleset,
-                control=o.control,
-                deciders=lambda cid: _Decider(self, cid),
-                live=dice,
-            )
-            self._actors = self._actors[:cut]
+            self._policies.clear()  # their per-fight caches knew the encounter just replaced
             self._sent = 0
             self._publish(reset=True)
 
@@ -298,17 +390,14 @@ class Controller:
                 if self.enc.over or c is None or self.control.get(c.id) != "ai":
                     return
                 count += 1
-                policy = self._policy(c.side)
-                choice = (
-                    Choice(EndTurn())
-                    if count > MAX_AI_ACTIONS_PER_TURN
-                    else policy.next_action(self.enc)
-                )
-                try:
-                    self.enc.apply(choice.action, choice.decision)
-                except Impossible:
-                    self.enc.apply(EndTurn())
-                self._actors.append(c.id)
+                if count > MAX_AI_ACTIONS_PER_TURN:
+                    self.hist.apply(EndTurn())
+                else:
+                    choice = self._policy(c.side).next_action(self.enc)
+                    try:
+                        self.hist.apply(choice.action, choice.decision)
+                    except Impossible:
+                        self.hist.apply(EndTurn())
                 self._publish()
 
     def _pause(self, who: str) -> None:
@@ -330,16 +419,24 @@ class Controller:
         self._step.set()
 
     def close(self) -> None:
-        """The app is leaving: wake and unwind any waiting worker."""
+        """The app is leaving: wake and unwind any waiting worker, then let go of the save
+        (once no worker is writing to it)."""
         self.closed.set()
         self._step.set()
+        if self.lock.acquire(timeout=5.0):
+            try:
+                saver = self.hist.saver
+                if isinstance(saver, autosave.Autosaver):
+                    saver.close()
+            finally:
+                self.lock.release()
 
     # --- telling the screen -------------------------------------------------------------
     def _publish(self, reset: bool = False) -> None:
         log = self.enc.log
         events = tuple(log[self._sent :])
         self._sent = len(log)
-        self.notify(Update(take(self.enc, self.control), events, reset))
+        self.notify(Update(take(self.enc, self.control), events, reset, self.saved))
 
     # --- queries for the screen (UI thread, only while idle) ------------------------------
     def try_lock(self) -> bool:
@@ -353,4 +450,38 @@ class Controller:
     def toggle_control(self, cid: str) -> str:
         new = "ai" if self.control.get(cid) == "player" else "player"
         self.control[cid] = new
+        with self.lock:  # undo steps follow who plays whom now, and rebuilds keep it
+            self.enc.battle[cid].control = new
         return new
+
+    def can_undo(self) -> bool:
+        return self.hist.can_undo()
+
+    def can_redo(self) -> bool:
+        return self.hist.can_redo()
+
+    # --- export (any thread but the worker's) ---------------------------------------------
+    def default_export_stem(self) -> Path:
+        """Where an export goes unless a person says otherwise: next to the save."""
+        path = self.save_path
+        if path is not None:
+            return path.with_name(path.name.removesuffix(SUFFIX) + ".log")
+        name = f"{Path(self.options.source).stem}-seed{self.options.seed}.log"
+        return autosave.saves_dir() / name
+
+    def export(self, stem: Path) -> tuple[Path, Path, int]:
+        """Write the combat log as JSON Lines (`stem.jsonl`, ../shared/log-schema.md) and as
+        text (`stem.txt`); return both paths and the number of events. OSError or ValueError
+        (never overwrites a save) if it can't."""
+        from tui.cli_saves import is_save, write_atomic
+
+        with self.lock:
+            events = list(self.enc.log)
+        jsonl, text = stem.with_name(stem.name + ".jsonl"), stem.with_name(stem.name + ".txt")
+        for out in (jsonl, text):
+            if out.name.endswith(SUFFIX) or (out.exists() and is_save(out)):
+                raise ValueError(f"{out} is a Skirmish save; refusing to overwrite it")
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(jsonl, (json.dumps(ev.to_json(), ensure_ascii=False) for ev in events))
+        write_atomic(text, format_log(events, self.names))
+        return jsonl, text, len(events)

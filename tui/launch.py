@@ -1,17 +1,26 @@
-"""From parsed command-line arguments to a running app (`skirmish` and `skirmish play`).
+"""From parsed command-line arguments to a running app: `skirmish`, `skirmish play`, and the
+entry points of the save commands (`launch_save` for `skirmish resume`, `launch_replay` for
+`skirmish replay`).
 
 Bad options (an unknown side for --manual-dice, an id that names nothing for --control) end in
-one line on stderr and exit status 2, before the screen is taken over.
+one line on stderr and exit status 2, before the screen is taken over. Nothing heavy is
+imported for a bare `skirmish`: the start screen draws first and loads the content list in a
+worker.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.content.loader import load_encounter
-from tui.controller import GameOptions
+from tui.options import DEFAULT_PACE, GameOptions
+
+if TYPE_CHECKING:
+    from tui.app import SkirmishApp
 
 
 def _fresh_seed() -> int:
@@ -28,7 +37,7 @@ def options_from(args: argparse.Namespace) -> GameOptions:
         ruleset=getattr(args, "ruleset", None),
         control=dict(getattr(args, "control", None) or []),
         manual_dice=tuple(getattr(args, "manual_dice", None) or ()),
-        pace=float(pace) if pace is not None else 0.35,
+        pace=float(pace) if pace is not None else DEFAULT_PACE,
         step=bool(getattr(args, "step", False)),
     )
 
@@ -46,10 +55,17 @@ def check_options(options: GameOptions, sides: set[str], ids: set[str]) -> str |
     return None
 
 
+def _run(app: SkirmishApp) -> int:
+    result = app.run(mouse=False)
+    return result if isinstance(result, int) else 0
+
+
 def launch(args: argparse.Namespace) -> int:
     options = options_from(args)
     loaded = None
     if getattr(args, "command", None) == "play":
+        from engine.content.loader import load_encounter
+
         loaded = load_encounter(options.source, options.ruleset)
         sides = {c.side for c in loaded.spec.combatants}
         ids = {c.id for c in loaded.spec.combatants}
@@ -59,6 +75,19 @@ def launch(args: argparse.Namespace) -> int:
             return 2
     from tui.app import SkirmishApp
 
-    app = SkirmishApp(options, loaded)
-    result = app.run(mouse=False)
-    return result if isinstance(result, int) else 0
+    return _run(SkirmishApp(options, loaded))
+
+
+def launch_save(path: str | os.PathLike[str]) -> int:
+    """`skirmish resume`: open a saved fight where it stopped and play on (the same save
+    keeps growing). The caller has checked the save."""
+    from tui.app import SkirmishApp
+
+    return _run(SkirmishApp(GameOptions(), resume=Path(path)))
+
+
+def launch_replay(path: str | os.PathLike[str]) -> int:
+    """`skirmish replay`: step through a save or a JSON Lines combat log, read-only."""
+    from tui.app import SkirmishApp
+
+    return _run(SkirmishApp(GameOptions(), replay=Path(path)))

@@ -74,7 +74,9 @@ def game_digest(enc: Encounter) -> str:
     return hashlib.sha256(json.dumps(snap, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def skirmish() -> str:
+def skirmish(given: str | None = None) -> str:
+    if given:
+        return given
     exe = Path(sys.executable).parent / "skirmish"
     found = str(exe) if exe.exists() else shutil.which("skirmish")
     if not found:
@@ -160,6 +162,8 @@ class Run:
     """The end screen was shown (and the app was then quit with q)."""
     code: int | None = None
     screen: str = ""
+    hung: bool = False
+    """Nothing came from the app for HANG seconds (it was killed, and the fight abandoned)."""
 
 
 def run_app(argv: list[str], data: Path, rng: random.Random, kill: bool, before: int) -> Run:
@@ -225,16 +229,18 @@ def run_app(argv: list[str], data: Path, rng: random.Random, kill: bool, before:
             quitting = True
             time.sleep(0.2)
             os.write(fd, b"q")
-        if now - last_byte > HANG:
+        if now - last_byte > HANG and not run.killed:
             os.kill(pid, signal.SIGKILL)
-            raise RuntimeError(f"the app hung; its screen:\n{screen.text()}")
+            run.hung = True
     while pump(0.0):  # what the app wrote before it died is on the screen too
         pass
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     run.code = os.waitstatus_to_exitcode(status)
     run.screen = screen.text()
-    if run.killed and run.code != -signal.SIGKILL:
+    if run.hung:
+        run.killed = False
+    elif run.killed and run.code != -signal.SIGKILL:
         run.killed = False  # it had exited by itself just before
     return run
 
@@ -338,9 +344,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--per-fight", type=int, default=8, help="kills per fight at most")
     parser.add_argument("--keep", action="store_true", help="keep the saves (printed folder)")
+    parser.add_argument("--skirmish", default=None, metavar="EXE", help="the app to run")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    exe = skirmish()
+    exe = skirmish(args.skirmish)
     kills = fights = 0
     mismatches: list[str] = []
     t0 = time.perf_counter()
@@ -363,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
             run = run_app(argv, data, rng, kill, shown)
             first = False
             shown = max(shown, run.shown)
+            if run.hung:
+                mismatches.append(f"seed {seed}: the app stalled; its screen:\n{run.screen}")
+                break
             if not run.killed:
                 if not run.ended or run.code != 0:
                     mismatches.append(
@@ -380,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
             if path is not None and read_save(path).finished is not None:
                 STATS["killed after the end was saved, before the end screen"] += 1
                 break
+        if run.hung:
+            continue
         path = the_save(data)
         final = read_save(path) if path is not None else None
         if final is None or final.finished is None:

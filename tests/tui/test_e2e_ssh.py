@@ -105,6 +105,7 @@ def test_play_a_turn_over_ssh(tmp_path: Path, sshd: tuple[int, Path]) -> None:
     status = tmp_path / "status"
     remote = (
         f"cd {shlex.quote(os.getcwd())} && TERM=xterm-256color "
+        f"SKIRMISH_DATA_DIR={shlex.quote(str(tmp_path / 'data'))} "
         f"{shlex.quote(skirmish_command())} play {shlex.quote(FIXTURE)} --seed 5 "
         "--pace 0.05"
     )

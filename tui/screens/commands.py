@@ -105,5 +105,12 @@ class FightCommands:
             self.app.exit(0)
             return
         self.app.push_screen(
-            Confirm("Quit?", "Leave this fight? It is not over yet.", "Quit", "Keep playing"), done
+            Confirm(
+                "Quit?",
+                "Leave this fight? It is not over yet. It is saved: "
+                "`skirmish resume` (or the start screen) picks it up.",
+                "Quit",
+                "Keep playing",
+            ),
+            done,
         )

@@ -1,5 +1,6 @@
-"""Modal dialogs that return typed values: yes/no questions, the power picker, dice entry
-and the choice of where forced movement ends.
+"""Modal dialogs that return typed values: yes/no questions, the power picker, dice entry,
+the choice of where forced movement ends, and a line of text (a round to jump to, a file to
+export to).
 
 Each is a `ModalScreen[T]` that `dismiss`es its value; the caller passes a callback. All are
 keyboard-first: Enter accepts, Escape backs out (where backing out means something).
@@ -7,6 +8,7 @@ keyboard-first: Enter accepts, Escape backs out (where backing out means somethi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -165,3 +167,49 @@ class ForcedMoveChoice(ModalScreen[int]):
 
     def action_first(self) -> None:
         self.dismiss(0)
+
+
+class AskText(ModalScreen[str | None]):
+    """One line of text: Enter gives it (checked by `check`, which returns why it is wrong or
+    None), Escape gives None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        prompt: str,
+        value: str = "",
+        *,
+        restrict: str | None = None,
+        check: Callable[[str], str | None] | None = None,
+    ) -> None:
+        super().__init__(classes="dialog")
+        self.title_text = title
+        self.prompt = prompt
+        self.value = value
+        self.restrict = restrict
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.prompt, classes="dialog-body")
+            yield Input(self.value, restrict=self.restrict, id="text", classes="wide")
+            yield Label("", id="text-error", classes="dialog-error")
+            yield Label("[Enter] accept  [Esc] cancel", classes="dialog-keys", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        problem = self.check(text) if self.check is not None else None
+        if problem:
+            self.query_one("#text-error", Label).update(problem)
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

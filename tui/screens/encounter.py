@@ -5,11 +5,15 @@ The screen never changes the fight itself: it turns keys into engine actions, ha
 the controller's worker, and draws the `View`s and log lines that come back as messages.
 Engine queries for overlays (reachable squares, targets, previews) run here only on a player's
 turn, while no worker runs, under the controller's lock.
+
+The fight is autosaved by the controller; this screen shows how many records are safe on disk
+(the status line's `saved N`) and offers undo (z), redo (Z or Ctrl+Y) and export (x).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from textual.app import ComposeResult
@@ -24,14 +28,12 @@ from engine.actions import (
     Move,
     UsePower,
 )
-from engine.content.loader import LoadedEncounter
 from engine.encounter import Encounter
 from tui import modes
 from tui.controller import (
     Ask,
     Controller,
     Failed,
-    GameOptions,
     Idle,
     News,
     Refused,
@@ -42,7 +44,7 @@ from tui.glyphs import describe_cell
 from tui.logtext import LogFormatter
 from tui.screens.asks import dialog_for
 from tui.screens.commands import FightCommands
-from tui.screens.dialogs import Confirm, PowerPicker
+from tui.screens.dialogs import AskText, Confirm, PowerPicker
 from tui.view import View
 from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane, Overlay
@@ -61,7 +63,7 @@ DIRS = {
     "n,3,pagedown": (1, 1),
 }
 MODE_ACTIONS = {"confirm", "cancel"}
-BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo"}
+BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo", "redo"}
 
 
 class EngineNews(Message):
@@ -84,6 +86,8 @@ class EncounterScreen(FightCommands, Screen[None]):
         Binding("a", "basic", "Attack"),
         Binding("e", "end_turn", "End turn"),
         Binding("z,ctrl+z", "undo", "Undo"),
+        Binding("Z,ctrl+y", "redo", "Redo", show=False),
+        Binding("x", "export", "Export log", show=False),
         Binding("q", "quit_fight", "Quit"),
         Binding("enter", "confirm", "Confirm"),
         Binding("escape", "cancel", "Cancel"),
@@ -102,11 +106,15 @@ class EncounterScreen(FightCommands, Screen[None]):
         Binding("space,full_stop", "step", "Step AI", show=False),
     ]
 
-    def __init__(self, loaded: LoadedEncounter, options: GameOptions) -> None:
+    def __init__(self, controller: Controller) -> None:
         super().__init__()
-        self.loaded = loaded
-        self.options = options
-        self.controller = Controller(loaded, options, self._news)
+        self.controller = controller
+        controller.notify = self._news
+        self.loaded = controller.loaded
+        self.options = controller.options
+        self.saved: int | None = -1
+        """Records in the save, all durable, as of the last update shown (None: not saving;
+        negative: not known yet)."""
         self.formatter = LogFormatter(self.controller.names)
         self.view: View = self.controller.snapshot()
         self.mode: modes.Mode = modes.Browse()
@@ -118,6 +126,7 @@ class EncounterScreen(FightCommands, Screen[None]):
         self._browsing = True
         self._flash = ""
         """A message that wins over the mode's own hint for one refresh (a refusal)."""
+        self._resumed = False
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -135,6 +144,7 @@ class EncounterScreen(FightCommands, Screen[None]):
         self.query_one("#log", LogPane).border_title = "Log"
         self.query_one("#grid", GridPane).border_title = self.loaded.spec.map.name
         self._start_worker(self.controller.run_start)
+        self._refresh_mode()
 
     def on_unmount(self) -> None:
         self.controller.close()
@@ -151,10 +161,19 @@ class EncounterScreen(FightCommands, Screen[None]):
         news = message.news
         log = self.query_one("#log", LogPane)
         if isinstance(news, Update):
+            self.saved = news.saved
             if news.reset:
                 log.clear()
                 self.formatter = LogFormatter(self.controller.names, explain=self.formatter.explain)
             log.add(self.formatter.lines(news.events))
+            if news.reset and self.controller.resumed_from is not None and not self._resumed:
+                self._resumed = True
+                log.note(
+                    f"Resumed at record {news.saved}, round {news.view.round} "
+                    f"({self.controller.resumed_from.name})"
+                )
+            if not news.view.over:
+                self._ended = False  # an undo from the end screen: the fight goes on
             self._show_view(news.view)
             if not self.controller.player_turn_view(news.view) and not self.controller.step_mode:
                 self.hint = "the AI plays (c on a creature takes it over)"
@@ -178,7 +197,7 @@ class EncounterScreen(FightCommands, Screen[None]):
                 self._ended = True
                 from tui.screens.end import EndScreen
 
-                self.app.push_screen(EndScreen(news.view, self.options))
+                self.app.push_screen(EndScreen(news.view, self.options), self._after_end)
                 return
             if self.controller.player_turn_view(news.view) and not self._refused:
                 self.hint = "Your turn (? for help)"
@@ -243,7 +262,7 @@ class EncounterScreen(FightCommands, Screen[None]):
             cell = describe_cell(self.loaded.bmap.cell(cursor))
             title = f"Details · {cursor[0]},{cursor[1]} {cell}"
             details.show(creature_text(c) if c else cell, title)
-        self.query_one("#status", StatusLine).show(self.view, self.hint)
+        self.query_one("#status", StatusLine).show(self.view, self.hint, self.saved)
         browsing = isinstance(mode, modes.Browse)
         if browsing != self._browsing:
             self._browsing = browsing
@@ -384,10 +403,71 @@ class EncounterScreen(FightCommands, Screen[None]):
         self.hint = "Cancelled"
         self._refresh_mode()
 
+    def _after_end(self, choice: str | None) -> None:
+        """The end screen was left to take the last action back, or to export the log."""
+        if choice == "undo":
+            self.action_undo()
+        elif choice == "export":
+            self.action_export()
+
     def action_undo(self) -> None:
+        self._rewind(undo=True)
+
+    def action_redo(self) -> None:
+        self._rewind(undo=False)
+
+    def _rewind(self, *, undo: bool) -> None:
+        """Undo or redo one step (a player's action and the AI turns after it, whole)."""
         if self.controller.busy:
-            self.hint = "Wait: undo works on your turn"
+            self.hint = f"Wait: {'undo' if undo else 'redo'} works on your turn"
             return self._refresh_mode()
         self.mode = modes.Browse()
         self._turn = None
-        self._start_worker(self.controller.run_undo)
+        ctl = self.controller
+        self._start_worker(ctl.run_undo if undo else ctl.run_redo)
+
+    def action_export(self) -> None:
+        """Write the combat log as JSON Lines and as text, next to the save or where asked."""
+        ctl = self.controller
+        default = str(ctl.default_export_stem())
+
+        def check(text: str) -> str | None:
+            return None if text else "type a file name (.jsonl and .txt are added)"
+
+        def done(text: str | None) -> None:
+            if not text:
+                return
+            stem = Path(text).expanduser()
+            if stem.is_dir():
+                stem = stem / Path(default).name
+            for suffix in (".jsonl", ".txt"):
+                stem = stem.with_name(stem.name.removesuffix(suffix))
+            self.run_worker(lambda: self._export(stem), thread=True, group="export")
+
+        self.app.push_screen(
+            AskText(
+                "Export the combat log",
+                "Writes FILE.jsonl (JSON Lines, one event a line) and FILE.txt (as the log "
+                "reads). FILE:",
+                default,
+                check=check,
+            ),
+            done,
+        )
+
+    def _export(self, stem: Path) -> None:
+        """Worker body: write the files, then say where (on the UI thread)."""
+        try:
+            jsonl, text, n = self.controller.export(stem)
+        except (OSError, ValueError) as exc:
+            self.app.call_from_thread(self._exported, f"Export failed: {exc}", False)
+            return
+        self.app.call_from_thread(self._exported, f"Exported {n} events to {jsonl} and {text}")
+
+    def _exported(self, message: str, ok: bool = True) -> None:
+        log = self.query_one("#log", LogPane)
+        if ok:
+            log.note(message)
+        else:
+            log.error(message)
+            self.notify(message, title="Export", severity="error")

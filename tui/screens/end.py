@@ -1,5 +1,9 @@
 """The end screen: who won, after how many rounds, and what each creature dealt, took and
-how often it dropped; play again or quit."""
+how often it dropped; play again, quit, take the last action back (z) or export the log (x).
+
+The save was marked finished when the last record was written; an undo from here reopens it.
+Leaving with "undo" or "export" dismisses the screen with that word, for the fight screen
+under it to act on."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tui.controller import GameOptions
+from tui.options import GameOptions
 from tui.view import View
 
 REASONS = {
@@ -24,9 +28,11 @@ REASONS = {
 }
 
 
-class EndScreen(Screen[None]):
+class EndScreen(Screen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,a", "again", "Play again"),
+        Binding("z,ctrl+z", "back('undo')", "Undo"),
+        Binding("x", "back('export')", "Export log"),
         Binding("q,escape", "quit", "Quit"),
     ]
 
@@ -62,7 +68,10 @@ class EndScreen(Screen[None]):
         with Vertical(id="end"):
             yield Static(title, id="end-title")
             yield Static(table)
-            yield Static(Text("Enter: play again    q: quit", style="bold"), id="end-keys")
+            yield Static(
+                Text("Enter: play again    z: undo    x: export the log    q: quit", style="bold"),
+                id="end-keys",
+            )
         yield Footer(compact=True)
 
     def action_again(self) -> None:
@@ -71,6 +80,9 @@ class EndScreen(Screen[None]):
         app = self.app
         assert isinstance(app, SkirmishApp)
         app.play(replace(self.options, seed=self.options.seed + 1))
+
+    def action_back(self, why: str) -> None:
+        self.dismiss(why)
 
     def action_quit(self) -> None:
         self.app.exit(0)

@@ -34,7 +34,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("A", "spend an action point (one extra action this turn)"),
     ("d", "delay your turn"),
     ("e", "end your turn"),
-    ("z / Ctrl+Z", "undo your last action"),
+    ("z / Ctrl+Z", "undo your last action (and the AI turns after it); again for more"),
+    ("Z / Ctrl+Y", "redo what undo took back (the same dice)"),
+    ("x", "export the combat log (JSON Lines and text) next to the save or where you say"),
     ("t", "show the squares enemies threaten"),
     ("c", "take over the creature under the cursor, or hand it to the AI"),
     ("v", "show or hide the AI's explanations in the log"),
@@ -42,7 +44,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Space or .", "step mode: play the next AI action"),
     ("Ctrl+P", "command palette: every action by name"),
     ("?", "this help"),
-    ("q", "quit (asks first during a fight)"),
+    ("q", "quit (asks first during a fight; the fight is saved: `skirmish resume`)"),
+    ("replay: n / p, right / left", "next / previous action (`skirmish replay FILE`)"),
+    ("replay: r, Home, End", "jump to a round, to the start, to the end"),
 )
 
 

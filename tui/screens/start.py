@@ -1,9 +1,14 @@
-"""The start screen: the bundled encounters with their description, size and ruleset;
-`default` is selected, so that `skirmish` then Enter starts the default fight."""
+"""The start screen: the unfinished fights to resume (newest first), then the bundled
+encounters with their description, size and ruleset; `default` is selected, so that
+`skirmish` then Enter starts the default fight, and `r` resumes the newest unfinished one.
+
+The screen draws at once and fills its list from a worker: listing the encounters loads the
+content code (pydantic, networkx), which is most of the app's start-up time.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -14,42 +19,117 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.content.bundled import EncounterInfo
+if TYPE_CHECKING:
+    from engine.autosave import SaveInfo
+    from engine.content.bundled import EncounterInfo
 
 TITLE = "SKIRMISH  tactical d20 encounters"
+MAX_RESUMES = 5
+"""Unfinished fights offered here (`skirmish resume` lists them all)."""
+
+
+def load_lists() -> tuple[list[EncounterInfo], list[SaveInfo], str | None]:
+    """The bundled encounters, the unfinished fights, and why the encounters can't be listed
+    (a broken bundled file must not hide the fights to resume). Worker thread: it imports
+    the engine."""
+    from engine.autosave import list_unfinished
+
+    saves = list_unfinished()
+    try:
+        from engine.content.bundled import bundled_encounters
+
+        return bundled_encounters(), saves, None
+    except Exception as exc:  # ContentErrors: say it, keep the app up
+        return [], saves, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 class StartScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q,escape", "quit", "Quit"),
+        Binding("r", "resume", "Resume newest"),
         Binding("question_mark", "help", "Help"),
         Binding("j", "down", "Down", show=False),
         Binding("k", "up", "Up", show=False),
     ]
 
-    def __init__(self, encounters: list[EncounterInfo]) -> None:
+    def __init__(
+        self,
+        encounters: list[EncounterInfo] | None = None,
+        saves: list[SaveInfo] | None = None,
+    ) -> None:
         super().__init__()
         self.encounters = encounters
+        self.saves: list[SaveInfo] = saves or []
 
     def compose(self) -> ComposeResult:
-        options = []
-        for e in self.encounters:
+        with Vertical(id="start"):
+            yield Static(Text(TITLE, style="bold"), id="start-title")
+            yield Static("", id="start-resume")
+            yield Static("Loading the encounters...", id="start-hint")
+            yield OptionList(id="encounters")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#start-resume", Static).display = False
+        self.query_one(OptionList).focus()
+        if self.encounters is not None:
+            self.fill(self.encounters, self.saves)
+        else:
+            self.run_worker(self._load, thread=True, group="start", exit_on_error=False)
+
+    def _load(self) -> None:
+        encounters, saves, problem = load_lists()
+        self.app.call_from_thread(self.fill, encounters, saves, problem)
+
+    def fill(
+        self, encounters: list[EncounterInfo], saves: list[SaveInfo], problem: str | None = None
+    ) -> None:
+        from tui.cli_saves import when
+
+        self.encounters = encounters
+        self.saves = saves[:MAX_RESUMES]
+        options: list[Option | None] = []
+        for i, s in enumerate(self.saves):
+            line = Text()
+            line.append("Resume ", style="bold reverse")
+            line.append(f" {s.encounter}", style="bold")
+            line.append(f"  round {s.round}, {when(s.updated)}")
+            options.append(Option(line, id=f"resume:{i}"))
+        if self.saves:
+            options.append(None)
+        for e in encounters:
             line = Text()
             line.append(f"{e.name:<14}", style="bold")
             line.append(f" {e.width}x{e.height:<3} {e.ruleset:<6} {e.creatures} creatures\n")
             line.append(f"   {e.description}", style="italic")
             options.append(Option(line, id=e.name))
-        with Vertical(id="start"):
-            yield Static(Text(TITLE, style="bold"), id="start-title")
-            yield Static("Choose an encounter (Enter plays it):", id="start-hint")
-            yield OptionList(*options, id="encounters")
-        yield Footer(compact=True)
-
-    def on_mount(self) -> None:
         ol = self.query_one(OptionList)
-        names = [e.name for e in self.encounters]
-        ol.highlighted = names.index("default") if "default" in names else 0
-        ol.focus()
+        ol.set_options(options)
+        names = [e.name for e in encounters]
+        start = len(self.saves) + (1 if self.saves else 0)
+        ol.highlighted = start + (names.index("default") if "default" in names else 0)
+        hint = "Choose an encounter (Enter plays it):"
+        if problem:
+            hint = f"Can't list the encounters: {problem}"
+        self.query_one("#start-hint", Static).update(hint)
+        offer = self.query_one("#start-resume", Static)
+        if self.saves:
+            newest = self.saves[0]
+            n = len(saves)
+            text = Text()
+            text.append(f"{n} unfinished fight{'s' if n > 1 else ''}", style="bold")
+            text.append(
+                f": r resumes the newest ({newest.encounter}, round {newest.round}, "
+                f"{when(newest.updated)})"
+            )
+            if n > 1:
+                text.append("; the others are at the top of the list")
+            offer.update(text)
+        offer.display = bool(self.saves)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return bool(self.saves) if action == "resume" else True
 
     @on(OptionList.OptionSelected)
     def _start(self, event: OptionList.OptionSelected) -> None:
@@ -57,7 +137,21 @@ class StartScreen(Screen[None]):
 
         app = self.app
         assert isinstance(app, SkirmishApp)
-        app.play_named(event.option.id or "default")
+        oid = event.option.id or "default"
+        if oid.startswith("resume:"):
+            app.resume_save(self.saves[int(oid.split(":")[1])].path)
+        else:
+            app.play_named(oid)
+
+    def action_resume(self) -> None:
+        from tui.app import SkirmishApp
+
+        app = self.app
+        assert isinstance(app, SkirmishApp)
+        if not self.saves:
+            self.notify("No unfinished fight to resume", timeout=3)
+            return
+        app.resume_save(self.saves[0].path)
 
     def action_quit(self) -> None:
         self.app.exit(0)

@@ -130,16 +130,26 @@ class LogPane(RichLog):
         for ln in lines:
             self.write(Text(ln.text, style=KIND_STYLE.get(ln.kind, Style())))
 
+    def note(self, text: str) -> None:
+        """A line from the app itself (saved, resumed, exported), not from the fight."""
+        self.write(Text(text, style=Style(color="bright_cyan", italic=True)))
+
     def error(self, text: str) -> None:
         self.write(Text(text, style=KIND_STYLE["error"]))
 
 
 class StatusLine(Static):
-    """Whose turn it is, what actions remain, and what the current mode expects."""
+    """Whose turn it is, what actions remain, how much of the fight is saved, and what the
+    current mode expects.
+
+    `saved N` counts the fight's records (the start, then one per action) that are on disk:
+    the app shows a result only after its record is saved, so everything on screen is in the
+    save. (The kill soak reads this number off the screen.)"""
 
     _plain = ""
 
-    def show(self, view: View | None, hint: str) -> None:
+    def show(self, view: View | None, hint: str, saved: int | None = -1) -> None:
+        """`saved`: records in the save; None: not saving; negative: don't say."""
         out = Text(no_wrap=True, overflow="ellipsis")
         if view is not None and view.active is not None:
             c = view.active
@@ -155,8 +165,16 @@ class StatusLine(Static):
                 out.append(" (AI)")
         elif view is not None and view.over:
             out.append("The fight is over", style="bold")
+        if saved is None:
+            out.append("  NOT SAVED", style="bold reverse")
+        elif saved >= 0:
+            out.append(f"  saved {saved}", style="green")
         if hint:
             out.append("  " + hint, style="italic")
-        if out.plain != self._plain:
-            self._plain = out.plain
-            self.update(out, layout=False)
+        self.show_text(out)
+
+    def show_text(self, text: Text) -> None:
+        text.no_wrap, text.overflow = True, "ellipsis"
+        if text.plain != self._plain:
+            self._plain = text.plain
+            self.update(text, layout=False)
