@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tui import cli_saves
 
@@ -273,7 +273,7 @@ def _progress(total: int):  # type: ignore[no-untyped-def]
     return tick
 
 
-def format_summary(name: str, s: dict, sides: list[str]) -> str:  # type: ignore[type-arg]
+def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:
     """The human summary: wins per side with a 95% interval, rounds, AI decision times, and
     per creature the damage dealt and taken and how often it dropped."""
     lines = [f"{name}: {s['runs']} fights in {s['elapsed_s']:.1f} s"]
