@@ -13,7 +13,8 @@ Scores come from `Context.hit_at`, the engine's own preview as if the attacker s
 from __future__ import annotations
 
 from ai.distances import Route
-from ai.scoring import Context, Hit, burst_at, close_area
+from ai.position import burst_at, close_area
+from ai.scoring import Context, Hit
 from engine.content.schema import Power
 from engine.grid import blast_origins, distance, footprint, line_of_effect, threatened_squares
 from engine.powers import power_range

@@ -40,6 +40,8 @@ def action_text(b: Battle, o: Option) -> str:
             parts.append(f"{o.power.name} -> {_names(b, o.targets)}")
     elif o.kind == "second_wind":
         parts.append("second wind")
+    elif o.kind == "utility":
+        parts.append(o.note)
     elif o.kind == "move" and o.goal is not None:
         parts.append(f"toward {b[o.goal].name}")
     if o.post is not None:
@@ -78,11 +80,26 @@ def summary(b: Battle, me: Combatant, o: Option) -> str:
         act = ""
     elif o.kind == "second_wind":
         head += " catches its breath"
+    elif o.kind == "utility":
+        head += f" {_doing(o.note)}"
+        act = ""
     if o.post is not None:
         after = f"then {'shifts' if o.post.mode == 'shift' else 'walks'} to {_sq(o.post.end)}"
         act = f"{act}, {after}" if act else after
     text = head + oa
-    return f"{text}; {act}" if act else text
+    text = f"{text}; {act}" if act else text
+    if o.extras:
+        # The minor actions come first: "Vessa sustains Gravity Well; walks 3 squares ...".
+        first = ", ".join(
+            u.text if not u.text[:1].isupper() else f"uses {u.text}" for u in o.extras
+        )
+        text = f"{me.name} {first}; " + text[len(me.name) + 1 :]
+    return text
+
+
+def _doing(text: str) -> str:
+    """ "sustains Aegis Ward" as it is; "Cure on Kael" becomes "uses Cure on Kael"."""
+    return f"uses {text}" if text[:1].isupper() else text
 
 
 def _possessive(b: Battle, ids: tuple[str, ...]) -> str:
@@ -109,6 +126,8 @@ def _purpose(b: Battle, o: Option) -> str:
 
 
 def _act(b: Battle, o: Option) -> str:
+    if o.kind == "utility":
+        return o.note
     if o.kind == "second_wind":
         return "second wind (heals a quarter of its hit points, +2 to defenses)"
     if o.kind == "move":

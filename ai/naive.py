@@ -40,7 +40,8 @@ class NaivePolicy:
         return self._auto.answer(question)
 
     def next_action(self, enc: Encounter) -> Choice:
-        """Attack the nearest enemy in reach, else walk toward the nearest, else end the turn.
+        """Attack the nearest enemy in reach, else walk toward the nearest, else end the turn;
+        once next to an enemy it stays there (and ends its turn after attacking).
         Whatever it picks is checked with `Encounter.validate` first (never an illegal
         action: EndTurn instead)."""
         c = enc.current
@@ -54,6 +55,11 @@ class NaivePolicy:
     def _candidates(self, enc: Encounter, c: Combatant) -> list[Action | None]:
         out: list[Action | None] = [self._attack(enc, c)]
         prone = enc.battle.has(c, "prone")
+        if self._engaged(enc, c):
+            # Already next to an enemy: walking on would only provoke opportunity attacks.
+            if prone and enc.can_spend("move"):
+                out.append(StandUp())
+            return out
         if enc.can_spend("move") and not prone:
             if enc.battle.map.cell(c.pos).terrain == Terrain.PIT:
                 out.append(self._climb(enc, c))
@@ -87,6 +93,14 @@ class NaivePolicy:
             nearest = min(targets, key=lambda t: (self._dist(enc, c, t), t))
             return UsePower(power.id, (nearest,))
         return None
+
+    @staticmethod
+    def _engaged(enc: Encounter, c: Combatant) -> bool:
+        """Is a standing enemy within reach (adjacent, for most)?"""
+        b = enc.battle
+        mine = b.squares(c)
+        reach = max(1, c.reach)
+        return any(e.standing and distance(mine, b.squares(e)) <= reach for e in b.enemies_of(c))
 
     @staticmethod
     def _dist(enc: Encounter, c: Combatant, tid: str) -> int:

@@ -1,9 +1,10 @@
 """A turn plan as the tactical AI scores, explains and then plays it, action by action.
 
-An `Option` is one candidate turn: an optional move (walk or shift along a route), an optional
-power with its targets or area origin, an optional move after the power (hit and run), or a
-non-attack standard action. The chosen option becomes a list of engine actions that the policy
-feeds to the engine one at a time, re-planning if the picture changed halfway.
+An `Option` is one candidate turn: minor actions first (sustains, attackless powers), an
+optional move (walk or shift along a route), an optional power with its targets or area
+origin, an optional move after the power (hit and run), or a non-attack standard action. The
+chosen option becomes a list of engine actions that the policy feeds to the engine one at a
+time, re-planning if the picture changed halfway.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 
 from ai.distances import Route
 from ai.scoring import Hit
+from ai.utility import Utility
+from engine.actions import Action
 from engine.battle import Battle
 from engine.content.schema import Power
 from engine.state import Combatant
@@ -22,7 +25,8 @@ Square = tuple[int, int]
 @dataclass(slots=True)
 class Option:
     kind: str
-    """"attack", "move" (no attack this turn), "stay", "second_wind"."""
+    """"attack", "move" (no attack this turn), "stay", "second_wind", "stand", "utility" (a
+    power with no attack roll, or sustaining an effect, as the standard action)."""
     score: float
     end: Square
     route: Route | None = None
@@ -36,8 +40,17 @@ class Option:
     goal: str | None = None
     replan_after: bool = False
     """Plan again once its actions are done (a first move of two)."""
+    searched: bool = True
+    """Every attack from its end square was weighed (false for a move that ends where no
+    ranged attack was tried: after it, attacks are weighed again)."""
     fleeing: bool = False
     """A move away from the fight (badly hurt, `TacticalPolicy(flee=True)`)."""
+    action: Action | None = None
+    """The standard action of a "utility" option."""
+    note: str = ""
+    """What a "utility" option does, for the explanation."""
+    extras: tuple[Utility, ...] = ()
+    """Minor (or move) actions taken first: sustaining effects, attackless powers."""
     parts: dict[str, float] = field(default_factory=dict)
     """The score's terms, for tests and for tuning."""
 
@@ -64,9 +77,13 @@ def _can(spent: dict[str, int], kind: str, one_action: bool, slots: int) -> bool
     return std <= slots and std + mov <= slots + 1 and total <= slots + 2
 
 
-def budget(b: Battle, c: Combatant, extra_standard: int = 0) -> Budget:
-    """What `c` may still do this turn (`extra_standard`: as if an action point were spent)."""
+def budget(b: Battle, c: Combatant, extra_standard: int = 0, more: tuple[str, ...] = ()) -> Budget:
+    """What `c` may still do this turn (`extra_standard`: as if an action point were spent;
+    `more`: as if these actions were spent too)."""
     spent = {k: b.spent.get(k, 0) for k in ("standard", "move", "minor")}
+    for k in more:
+        if k in spent:
+            spent[k] += 1
     one = b.surprise_round or b.has(c, "dazed")
     slots = 1 + b.extra_standard + extra_standard
 

@@ -4,9 +4,10 @@ The tactical policy scores a plan (where to end the move, which power, which tar
 of terms in one unit, hit points: damage expected to deal, hit points of the targets it could
 drop, conditions, minus damage expected to take from opportunity attacks and, at the end
 square, from the enemies that can reach it next round. A role is a set of weights on those
-terms (brute: damage; soldier: stay engaged; skirmisher: flank and avoid opportunity attacks;
-artillery: clear shots, never end next to an enemy; controller: areas and conditions; lurker:
-concealment). Player characters played by the AI get a role from their powers.
+terms (brute: damage; soldier: stay engaged, guard allies, hold chokepoints; skirmisher: flank
+and avoid opportunity attacks; artillery: clear shots, never end next to an enemy;
+controller: areas and conditions; lurker: concealment). Player characters played by the AI
+get a role from their powers.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class Weights:
     """Per enemy adjacent at the end that also threatens an ally (soldiers protect)."""
     concealment: float = 0.0
     """Ending in an obscured square (lurkers)."""
+    hold: float = 0.0
+    """Ending in a chokepoint (a doorway, a bridge) with enemies near (soldiers)."""
     ally_hit: float = 1.5
     """Per expected hit point an area attack deals to allies."""
     approach: float = 0.6
@@ -47,7 +50,7 @@ class Weights:
 
 ROLE_WEIGHTS: dict[str, Weights] = {
     "brute": Weights(damage=1.2, exposure=0.2, oa=0.8, engaged=0.5),
-    "soldier": Weights(exposure=0.2, engaged=1.5, guard=1.0),
+    "soldier": Weights(exposure=0.2, engaged=1.5, guard=1.0, hold=1.0),
     "skirmisher": Weights(flank=1.6, oa=1.4, exposure=0.4),
     "artillery": Weights(exposure=0.9, oa=1.5, engaged=-6.0, approach=0.4, keep_range=True),
     "controller": Weights(

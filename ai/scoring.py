@@ -17,18 +17,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ai.distances import DistanceCache, MapGraph, graph_of
+from ai.position import Foe, square_value
 from ai.roles import Weights
+from ai.utility import condition_value, usage_cost
 from engine.attacks import AttackPreview, damage_expr, preview
 from engine.battle import Battle
-from engine.content.schema import EffectSpec, Outcome, Power
+from engine.content.schema import Power
 from engine.dice import DiceExpr
 from engine.encounter import Encounter
 from engine.grid import (
-    BattleMap,
-    Obscured,
-    blast_squares,
-    burst_squares,
-    close_burst_squares,
     concealment,
     cover,
     distance,
@@ -42,43 +39,6 @@ from engine.state import Combatant
 
 Square = tuple[int, int]
 
-COND_VALUE = {
-    "stunned": 1.0,
-    "unconscious": 1.0,
-    "dazed": 0.5,
-    "weakened": 0.5,
-    "restrained": 0.5,
-    "blinded": 0.45,
-    "immobilized": 0.3,
-    "prone": 0.25,
-    "slowed": 0.15,
-    "marked": 0.1,
-}
-"""A condition's worth as a share of the target's damage per round (per round it lasts)."""
-DURATION_ROUNDS = {
-    "save_ends": 2.0,
-    "end_of_next_turn": 1.0,
-    "start_of_next_turn": 0.6,
-    "end_of_encounter": 3.0,
-    "sustain_standard": 1.5,
-    "sustain_move": 1.5,
-    "sustain_minor": 1.5,
-}
-_BURSTS: dict[tuple[int, Square, int], tuple[BattleMap, frozenset[Square]]] = {}
-
-
-def burst_at(bmap: BattleMap, origin: Square, n: int) -> frozenset[Square]:
-    """`engine.grid.burst_squares`, memoized per map (terrain never changes)."""
-    key = (id(bmap), origin, n)
-    hit = _BURSTS.get(key)
-    if hit is not None and hit[0] is bmap:
-        return hit[1]
-    if len(_BURSTS) > 50_000:
-        _BURSTS.clear()
-    sqs = burst_squares(bmap, origin, n)
-    _BURSTS[key] = (bmap, sqs)
-    return sqs
-
 
 def _side_of(pos: Square, size: int, target: Combatant) -> tuple[int, int]:
     """Which side of `target`'s space a creature at `pos` stands on (-1, 0, +1 per axis),
@@ -90,37 +50,6 @@ def _side_of(pos: Square, size: int, target: Combatant) -> tuple[int, int]:
     sx = -1 if cx1 < tx else (1 if cx0 >= tx + n else 0)
     sy = -1 if cy1 < ty else (1 if cy0 >= ty + n else 0)
     return sx, sy
-
-
-_COVER_SHARE = {"none": 1.0, "cover": 0.75, "superior": 0.45, "blocked": 0.0}
-"""How much of a ranged attacker's damage gets through cover (-2, -5 to hit; no line)."""
-
-
-_Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int]
-"""An enemy as `Context.value` reads it: (creature, x, y, size, reach, speed + reach, melee
-danger, ranged danger share, range, 1 if it threatens an ally)."""
-
-
-_CLOSE: dict[tuple[int, Square, int, int, Square | None], tuple[BattleMap, frozenset[Square]]] = {}
-
-
-def close_area(
-    bmap: BattleMap, pos: Square, size: int, n: int, blast_tl: Square | None
-) -> frozenset[Square]:
-    """A close burst n around `pos` (`blast_tl` None) or the blast n at `blast_tl`,
-    memoized per map."""
-    key = (id(bmap), pos, size, n, blast_tl)
-    hit = _CLOSE.get(key)
-    if hit is not None and hit[0] is bmap:
-        return hit[1]
-    if len(_CLOSE) > 50_000:
-        _CLOSE.clear()
-    if blast_tl is None:
-        sqs = close_burst_squares(bmap, pos, size, n)
-    else:
-        sqs = blast_squares(bmap, pos, size, n, blast_tl)
-    _CLOSE[key] = (bmap, sqs)
-    return sqs
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +119,12 @@ class Context:
         self._conds: dict[str, set[str]] = {}
         self._hits: dict[tuple[object, ...], Hit | None] = {}
         self._values: dict[Square, float] = {}
-        self._foes: list[_Foe] | None = None
-        self._flankers: set[Square] = set()
-        self._ally_pos: list[Square] = []
+        self.foes: list[Foe] | None = None
+        """The enemies as `ai.position.square_value` reads them (filled on first use)."""
+        self.support: list[tuple[tuple[Square, ...], int, float]] = []
+        """Allies out of reach of a heal it could give (`ai.utility.heals_out_of_reach`)."""
+        self.flankers: set[Square] = set()
+        self.ally_pos: list[Square] = []
         self._exprs: dict[str, DiceExpr | None] = {}
         self._dangers = danger_cache
         self._danger_memo: dict[str, Danger] = {}
@@ -384,7 +316,7 @@ class Context:
             value = (
                 w.damage * useful * self.focus(t)
                 + w.kill * drop * self.kill_value(t)
-                + w.condition * self.condition_value(p, t, pv.hit)
+                + w.condition * condition_value(self, p, t, pv.hit)
             )
         return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
 
@@ -395,51 +327,13 @@ class Context:
             hit = self._conds[c.id] = self.b.conditions(c)
         return hit
 
-    def condition_value(self, p: Power, t: Combatant, hit: float) -> float:
-        total = 0.0
-        for spec, chance in ((p.hit, hit), (p.miss, 1.0 - hit), (p.effect, 1.0)):
-            if spec is None or chance <= 0 or not (spec.effects or spec.forced):
-                continue
-            total += chance * self._outcome_value(spec, t, self.conditions_of(t))
-        return total
-
-    def _outcome_value(self, spec: Outcome, t: Combatant, has: set[str]) -> float:
-        total = 0.0
-        for eff in spec.effects:
-            if eff.to != "target":
-                continue
-            total += self._effect_value(eff, t, has)
-        if spec.forced is not None:
-            total += 0.3
-        return total
-
-    def _effect_value(self, eff: EffectSpec, t: Combatant, has: set[str]) -> float:
-        rounds = DURATION_ROUNDS.get(eff.duration, 1.0)
-        danger = self.danger(t).melee
-        v = 0.0
-        for c in eff.conditions:
-            if c not in has:
-                v += COND_VALUE.get(c, 0.1) * danger * rounds
-        if eff.ongoing is not None:
-            v += eff.ongoing.amount * rounds
-        for m in eff.modifiers:
-            if m.stat == "attack" and m.value < 0:
-                v += 0.05 * -m.value * danger * rounds
-            elif m.stat in ("ac", "fortitude", "reflex", "will", "defenses") and m.value < 0:
-                v += 0.25 * -m.value * rounds
-            elif m.stat == "speed" and m.value < 0:
-                v += 0.1 * rounds
-        return v
-
     def spend_cost(self, p: Power, value: float, targets: list[Combatant]) -> float:
         """What using up an encounter, daily or recharge power costs (none for at-wills):
-        a share of its value, and a prohibitive cost on a lone minion or on a target the
+        `ai.utility.usage_cost`, and a prohibitive cost on a lone minion or on a target the
         at-will attacks would finish anyway."""
         if p.usage == "at-will":
             return 0.0
-        share = {"recharge": 0.05, "encounter": 0.1, "daily": 0.3}[p.usage]
-        base = {"recharge": 0.0, "encounter": 0.5, "daily": 3.0}[p.usage]
-        cost = share * max(value, 0.0) + base
+        cost = usage_cost(p, value)
         foes = [t for t in targets if t.side != self.me.side and t.standing]
         if p.usage in ("encounter", "daily") and len(foes) <= 1:
             lone = foes[0] if foes else None
@@ -590,108 +484,13 @@ class Context:
     def dist_map(self, e: Combatant, cap: int) -> dict[Square, int]:
         return self.dcache.get(self.bmap, e.pos, e.size, cap)
 
-    def _prepare_values(self) -> list[_Foe]:
-        b = self.b
-        ally_sq = {sq for a in self.allies for sq in b.squares(a)}
-        self._flankers = {
-            sq for a in self.allies if a.size == 1 and b.can_react(a) for sq in b.squares(a)
-        }
-        self._ally_pos = [a.pos for a in self.allies]
-        foes = []
-        for e in self.enemies:
-            d = self.danger(e)
-            e_sq = b.squares(e)
-            reach = d.reach
-            threatens_ally = any(
-                max(abs(ax - ex), abs(ay - ey)) <= reach for ax, ay in ally_sq for ex, ey in e_sq
-            )
-            foes.append(
-                (
-                    e,
-                    e.pos[0],
-                    e.pos[1],
-                    e.size,
-                    d.reach,
-                    d.speed + d.reach,
-                    d.melee,
-                    0.6 * d.ranged,
-                    d.rng,
-                    1 if threatens_ally else 0,
-                )
-            )
-        self._foes = foes
-        return foes
-
     def value(self, sq: Square) -> float:
-        """Worth of ending the turn on `sq`, whatever the attack: minus the exposure (expected
-        damage from the enemies that can reach it next round: at once if it is in their reach,
-        70% if they must walk, 60% for ranged attacks, less behind cover from the shooter;
-        less in obscured squares and among allies), plus the role's terms for enemies
-        engaged, allies guarded, concealment, and flanking set up for allies. Memoized for
-        the decision."""
+        """Worth of ending the turn on `sq` (`ai.position.square_value`), memoized for the
+        decision."""
         hit = self._values.get(sq)
-        if hit is not None:
-            return hit
-        foes = self._foes if self._foes is not None else self._prepare_values()
-        w = self.w
-        b = self.b
-        me_small = self.me.size == 1
-        flankers = self._flankers
-        can_flank = not self.b.flag(self.me, "no_reactions")
-        x, y = sq
-        exposure = 0.0
-        engaged = guard = 0
-        flank = 0.0
-        a_sq = (sq,) if me_small else footprint(sq, self.me.size)
-        for e, ex, ey, es, reach, sr, melee, ranged, rng, guards in foes:
-            if me_small and es == 1:
-                dx = ex - x if ex > x else x - ex
-                dy = ey - y if ey > y else y - ey
-                gap = dx if dx > dy else dy
-            else:
-                gap = distance(a_sq, b.squares(e))
-            m = 0.0
-            if gap <= reach:
-                m = melee
-                engaged += 1
-                guard += guards
-                if (
-                    gap == 1
-                    and can_flank
-                    and es == 1
-                    and me_small
-                    and (2 * ex - x, 2 * ey - y) in flankers
-                ):
-                    flank += 1.0
-            elif melee and gap <= sr:
-                m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
-            r = 0.0
-            if ranged and gap <= rng and m < ranged:
-                # Cover from the shooter where it stands (terrain; memoized by the map).
-                level = cover(self.bmap, b.squares(e), a_sq, count_creatures=False)
-                r = ranged * _COVER_SHARE[level]
-            exposure += m if m > r else r
-        obscured = self.bmap.cells[y * self.bmap.width + x].obscured
-        hidden = obscured is not Obscured.NONE
-        if hidden:
-            exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
-        if exposure:
-            # Allies close by share the enemies' attacks (and can answer them): a creature
-            # alone in front takes them all.
-            near = 0
-            for ax, ay in self._ally_pos:
-                if max(abs(ax - x), abs(ay - y)) <= 2:
-                    near += 1
-            exposure /= 1.0 + 0.35 * min(near, 3)
-        v = (
-            -w.exposure * exposure
-            + w.engaged * engaged
-            + w.guard * guard
-            + w.flank * flank
-            + (w.concealment if hidden else 0.0)
-        )
-        self._values[sq] = v
-        return v
+        if hit is None:
+            hit = self._values[sq] = square_value(self, sq)
+        return hit
 
     def reachable_by_enemies(self, sq: Square) -> bool:
         """Could some enemy reach `sq` next round (straight-line bound)? If none can, moving

@@ -17,6 +17,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from skirmish_helpers import BASIC_MELEE, FIGHTER, write_encounter
 
 from ai.naive import NaivePolicy
 from ai.policy import Policy
@@ -24,7 +25,6 @@ from ai.tactical import TacticalPolicy
 from engine.content.loader import load_encounter
 from engine.decisions import Question
 from engine.encounter import Encounter
-from tests.conftest import BASIC_MELEE, FIGHTER, write_encounter
 
 DEF = {"ac": 14, "fortitude": 13, "reflex": 13, "will": 12}
 POWERS = [

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc
 
 from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn, Move, UsePower
 from engine.encounter import Encounter
 from engine.events import Decision, Provoke
 from engine.grid import distance, threatened_squares
-from tests.conftest import BASIC_MELEE, FIGHTER, mon, pc
 
 OPEN_9x7 = "\n".join(["........."] * 7)
 

@@ -1,0 +1,210 @@
+"""What a square is worth to end the turn on, and the map geometry the AI memoizes per map.
+
+`square_value` is `Context.value`: minus the exposure (what the enemies that can reach the
+square could deal next round), plus the role's terms (`ai.roles`): enemies engaged, allies
+guarded, flanks set up for allies, concealment, and for soldiers a chokepoint held. It reads
+the per-decision facts of `ai.scoring.Context` and memoizes there. The areas of bursts and
+blasts and the map's chokepoints never change for a map, so they are memoized per map here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ai.distances import graph_of
+from engine.grid import (
+    BattleMap,
+    Obscured,
+    blast_squares,
+    burst_squares,
+    close_burst_squares,
+    cover,
+    distance,
+    footprint,
+)
+from engine.state import Combatant
+
+if TYPE_CHECKING:
+    from ai.scoring import Context
+
+Square = tuple[int, int]
+
+COVER_SHARE = {"none": 1.0, "cover": 0.75, "superior": 0.45, "blocked": 0.0}
+"""How much of a ranged attacker's damage gets through cover (-2, -5 to hit; no line)."""
+HOLD_NEAR = 8
+"""A chokepoint is worth holding when an enemy is this close (squares)."""
+
+Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int]
+"""An enemy as `square_value` reads it: (creature, x, y, size, reach, speed + reach, melee
+danger, ranged danger share, range, 1 if it threatens an ally)."""
+
+
+# --- per-map geometry -----------------------------------------------------------------------
+_BURSTS: dict[tuple[int, Square, int], tuple[BattleMap, frozenset[Square]]] = {}
+
+
+def burst_at(bmap: BattleMap, origin: Square, n: int) -> frozenset[Square]:
+    """`engine.grid.burst_squares`, memoized per map (terrain never changes)."""
+    key = (id(bmap), origin, n)
+    hit = _BURSTS.get(key)
+    if hit is not None and hit[0] is bmap:
+        return hit[1]
+    if len(_BURSTS) > 50_000:
+        _BURSTS.clear()
+    sqs = burst_squares(bmap, origin, n)
+    _BURSTS[key] = (bmap, sqs)
+    return sqs
+
+
+_CLOSE: dict[tuple[int, Square, int, int, Square | None], tuple[BattleMap, frozenset[Square]]] = {}
+
+
+def close_area(
+    bmap: BattleMap, pos: Square, size: int, n: int, blast_tl: Square | None
+) -> frozenset[Square]:
+    """A close burst n around `pos` (`blast_tl` None) or the blast n at `blast_tl`,
+    memoized per map."""
+    key = (id(bmap), pos, size, n, blast_tl)
+    hit = _CLOSE.get(key)
+    if hit is not None and hit[0] is bmap:
+        return hit[1]
+    if len(_CLOSE) > 50_000:
+        _CLOSE.clear()
+    if blast_tl is None:
+        sqs = close_burst_squares(bmap, pos, size, n)
+    else:
+        sqs = blast_squares(bmap, pos, size, n, blast_tl)
+    _CLOSE[key] = (bmap, sqs)
+    return sqs
+
+
+_NARROW: dict[int, tuple[BattleMap, frozenset[Square]]] = {}
+
+
+def chokepoints(bmap: BattleMap) -> frozenset[Square]:
+    """Walkable squares closed on two opposite sides (west and east, or north and south):
+    doorways, gaps between pillars, one-square corridors and bridges. Memoized per map."""
+    hit = _NARROW.get(id(bmap))
+    if hit is not None and hit[0] is bmap:
+        return hit[1]
+    walk = graph_of(bmap).cost
+    out = set()
+    for x, y in walk:
+        closed_we = (x - 1, y) not in walk and (x + 1, y) not in walk
+        closed_ns = (x, y - 1) not in walk and (x, y + 1) not in walk
+        if closed_we != closed_ns:  # both: a dead end or a lone square, not a passage
+            out.add((x, y))
+    sqs = frozenset(out)
+    if len(_NARROW) >= 8:
+        _NARROW.clear()
+    _NARROW[id(bmap)] = (bmap, sqs)
+    return sqs
+
+
+# --- the worth of a square ------------------------------------------------------------------
+def prepare_foes(ctx: Context) -> list[Foe]:
+    """The enemies as `square_value` reads them, once per decision (and the allies' part)."""
+    b = ctx.b
+    ally_sq = {sq for a in ctx.allies for sq in b.squares(a)}
+    ctx.flankers = {sq for a in ctx.allies if a.size == 1 and b.can_react(a) for sq in b.squares(a)}
+    ctx.ally_pos = [a.pos for a in ctx.allies]
+    foes = []
+    for e in ctx.enemies:
+        d = ctx.danger(e)
+        e_sq = b.squares(e)
+        reach = d.reach
+        threatens_ally = any(
+            max(abs(ax - ex), abs(ay - ey)) <= reach for ax, ay in ally_sq for ex, ey in e_sq
+        )
+        foes.append(
+            (
+                e,
+                e.pos[0],
+                e.pos[1],
+                e.size,
+                d.reach,
+                d.speed + d.reach,
+                d.melee,
+                0.6 * d.ranged,
+                d.rng,
+                1 if threatens_ally else 0,
+            )
+        )
+    ctx.foes = foes
+    return foes
+
+
+def square_value(ctx: Context, sq: Square) -> float:
+    """Worth of ending the turn on `sq`, whatever the attack: minus the exposure (expected
+    damage from the enemies that can reach it next round: at once if it is in their reach,
+    70% if they must walk, 60% for ranged attacks, less behind cover from the shooter; less
+    in obscured squares and among allies), plus the role's terms for enemies engaged, allies
+    guarded, concealment, flanking set up for allies and a chokepoint held."""
+    foes = ctx.foes if ctx.foes is not None else prepare_foes(ctx)
+    w = ctx.w
+    b = ctx.b
+    me = ctx.me
+    me_small = me.size == 1
+    flankers = ctx.flankers
+    can_flank = not b.flag(me, "no_reactions")
+    x, y = sq
+    exposure = 0.0
+    engaged = guard = 0
+    flank = 0.0
+    nearest = 99
+    a_sq = (sq,) if me_small else footprint(sq, me.size)
+    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards in foes:
+        if me_small and es == 1:
+            dx = ex - x if ex > x else x - ex
+            dy = ey - y if ey > y else y - ey
+            gap = dx if dx > dy else dy
+        else:
+            gap = distance(a_sq, b.squares(e))
+        if gap < nearest:
+            nearest = gap
+        m = 0.0
+        if gap <= reach:
+            m = melee
+            engaged += 1
+            guard += guards
+            if (
+                gap == 1
+                and can_flank
+                and es == 1
+                and me_small
+                and (2 * ex - x, 2 * ey - y) in flankers
+            ):
+                flank += 1.0
+        elif melee and gap <= sr:
+            m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
+        r = 0.0
+        if ranged and gap <= rng and m < ranged:
+            # Cover from the shooter where it stands (terrain; memoized by the map).
+            level = cover(ctx.bmap, b.squares(e), a_sq, count_creatures=False)
+            r = ranged * COVER_SHARE[level]
+        exposure += m if m > r else r
+    obscured = ctx.bmap.cells[y * ctx.bmap.width + x].obscured
+    hidden = obscured is not Obscured.NONE
+    if hidden:
+        exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
+    if exposure:
+        # Allies close by share the enemies' attacks (and can answer them): a creature
+        # alone in front takes them all.
+        near = 0
+        for ax, ay in ctx.ally_pos:
+            if max(abs(ax - x), abs(ay - y)) <= 2:
+                near += 1
+        exposure /= 1.0 + 0.35 * min(near, 3)
+    v = (
+        -w.exposure * exposure
+        + w.engaged * engaged
+        + w.guard * guard
+        + w.flank * flank
+        + (w.concealment if hidden else 0.0)
+    )
+    if ctx.support:
+        # In range of a hurt ally it can heal once there (with the minor action left).
+        v += max((h for t_sq, rng, h in ctx.support if distance(a_sq, t_sq) <= rng), default=0.0)
+    if w.hold and nearest <= HOLD_NEAR and ctx.allies and sq in chokepoints(ctx.bmap):
+        v += w.hold  # soldiers hold a doorway or a bridge: the enemies must come through
+    return v
