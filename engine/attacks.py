@@ -49,9 +49,7 @@ class AttackPreview:
     damage: str
 
 
-def can_see(
-    battle: Battle, viewer: Combatant, target: Combatant, at: Square | None = None
-) -> bool:
+def can_see(battle: Battle, viewer: Combatant, target: Combatant, at: Square | None = None) -> bool:
     """F-MOD-8, F-MOD-11: blinded viewers and invisible targets aren't seen. `at`: as if the
     viewer stood there."""
     if battle.flag(viewer, "cant_see") or battle.has(target, "invisible"):
@@ -130,12 +128,11 @@ def setup(
     ca = False
     flank = False
     if seen:  # F-MOD-1: only against a target the attacker can see
-        if battle.flag(target, "grants_ca") or battle.effect_flag(target, "grants_ca"):
+        granted = battle.flag(target, "grants_ca") or battle.effect_flag(target, "grants_ca")
+        prone_in_reach = battle.has(target, "prone") and kind == "melee" and adjacent(a_sq, t_sq)
+        unseen = battle.has(attacker, "invisible") and not can_see(battle, target, attacker)
+        if granted or prone_in_reach or unseen:  # conditions, running, F-MOD-11
             ca = True
-        elif battle.has(target, "prone") and kind == "melee" and adjacent(a_sq, t_sq):
-            ca = True
-        elif battle.has(attacker, "invisible") and not can_see(battle, target, attacker):
-            ca = True  # F-MOD-11
         elif kind in ("melee", "ranged") and flanking(battle, attacker, target, at):
             ca = flank = True
     if ca:
@@ -163,8 +160,11 @@ def setup(
     if "restrained" in conds:
         mods.append(Mod("restrained", -2))
     if "marked" in conds:
-        markers = {e.source for e in battle.effects.values()
-                   if e.target == attacker.id and "marked" in e.conditions}
+        markers = {
+            e.source
+            for e in battle.effects.values()
+            if e.target == attacker.id and "marked" in e.conditions
+        }
         if not markers & set(all_targets or (target.id,)):
             mods.append(Mod("marked", -2))
     for e in battle.effects.values():
@@ -178,8 +178,16 @@ def setup(
     crit_low = power.crit_range or (weapon.crit_range if weapon else 20)
     cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
     cdg = cdg and battle.ruleset.coup_de_grace_crits
-    return AttackSetup(tuple(mods), defense, ca, flank, cov if cov != "blocked" else "superior",
-                       conceal, crit_low, cdg)
+    return AttackSetup(
+        tuple(mods),
+        defense,
+        ca,
+        flank,
+        cov if cov != "blocked" else "superior",
+        conceal,
+        crit_low,
+        cdg,
+    )
 
 
 def defense_value(
@@ -286,4 +294,3 @@ def preview(
             expected = max(0.0, expected - p_hit * min(target.creature.resist[t] for t in types))
         expected += p_hit * sum(target.creature.vulnerable.get(t, 0) for t in types)
     return AttackPreview(p_hit, p_crit, expected, s, text)
-

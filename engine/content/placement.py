@@ -147,7 +147,8 @@ def _check_pos(
     for sq in squares:
         if bmap.blocks_movement(sq):
             terrain = bmap.cell(sq).terrain.value
-            return [error(f"{where} is on a {terrain} square {list(sq)}")]
+            article = "an" if str(terrain)[:1] in "aeiou" else "a"
+            return [error(f"{where} is on {article} {terrain} square {list(sq)}")]
     for sq in squares:
         other = occupied.get(sq)
         if other is not None:
