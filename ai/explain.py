@@ -38,6 +38,8 @@ def action_text(b: Battle, o: Option) -> str:
             parts.append(f"{o.power.name} [{len(o.hits)} targets]")
         else:
             parts.append(f"{o.power.name} -> {_names(b, o.targets)}")
+    elif o.kind == "full_attack" and o.power is not None:
+        parts.append(f"full attack ({len(o.hits)}x {o.power.name}) -> {_names(b, o.targets)}")
     elif o.kind == "second_wind":
         parts.append("second wind")
     elif o.kind == "utility":
@@ -53,7 +55,7 @@ def summary(b: Battle, me: Combatant, o: Option) -> str:
     """The one line: the move and why, the opportunity attacks avoided or taken, the odds."""
     move = ""
     if o.route is not None:
-        verb = "shifts" if o.route.mode == "shift" else "walks"
+        verb = {"shift": "shifts", "withdraw": "withdraws"}.get(o.route.mode, "walks")
         squares = o.route.cost
         move = f"{verb} {squares} square{'s' if squares != 1 else ''}"
         why = _purpose(b, o)
@@ -118,9 +120,9 @@ def _purpose(b: Battle, o: Option) -> str:
                 return "to get clear before shooting"
             return f"for a clear shot at {b[first.target].name}"
         return f"to reach {b[first.target].name}"
-    if o.kind == "move" and o.fleeing:
+    if o.kind in ("move", "withdraw") and o.fleeing:
         return "away from the fight, badly hurt"
-    if o.kind == "move" and o.goal is not None:
+    if o.kind in ("move", "withdraw") and o.goal is not None:
         return f"toward {b[o.goal].name}"
     return ""
 
@@ -132,6 +134,13 @@ def _act(b: Battle, o: Option) -> str:
         return "second wind (heals a quarter of its hit points, +2 to defenses)"
     if o.kind == "move":
         return "no attack this turn"
+    if o.kind == "withdraw":
+        return "withdraws (a full round: its first square provokes nothing)"
+    if o.kind == "full_attack" and o.power is not None and o.hits:
+        odds = "/".join(f"{100 * h.hit:.0f}%" for h in o.hits)
+        exp = sum(h.expected for h in o.hits)
+        name = b[o.hits[0].target].name
+        return f"full attack with {o.power.name} on {name}: {odds} to hit, {exp:.1f} expected"
     if o.kind != "attack" or o.power is None:
         return "holds"
     p = o.power

@@ -25,7 +25,8 @@ Square = tuple[int, int]
 @dataclass(slots=True)
 class Option:
     kind: str
-    """"attack", "move" (no attack this turn), "stay", "second_wind", "stand", "utility" (a
+    """"attack", "full_attack" (d20srd), "withdraw" (4srd, d20srd), "move" (no attack this
+    turn), "stay", "second_wind", "stand", "utility" (a
     power with no attack roll, or sustaining an effect, as the standard action)."""
     score: float
     end: Square

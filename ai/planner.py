@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ai.candidates import attack_options
 from ai.distances import DistanceCache, Route, path_toward, routes
+from ai.full_round import full_attack_options, withdraw_options
 from ai.plan import Budget, Option, budget
 from ai.roles import weights_for
 from ai.scoring import Context, Danger, Hit
@@ -223,6 +224,9 @@ class Planner:
                 )
             )
 
+        if not moves_only:  # d20srd: every iterative attack, from where it stands
+            options.extend(full_attack_options(ctx, powers, bud, value))
+
         # No attack: move toward the enemy it wants, or stay (or away, when fleeing).
         fleeing = self._is_fleeing(c)
         if fleeing:
@@ -238,6 +242,12 @@ class Planner:
             for o in moving:
                 o.searched = o.end in tried
         options.extend(moving)
+        if any(o.kind == "move" and o.provoked for o in moving) or (
+            fleeing and threatened_at_start
+        ):  # 4srd, d20srd: a double move that leaves its first square unprovoked
+            options.extend(
+                withdraw_options(self, ctx, bool(threatened_at_start), oa, avoided, value, fleeing)
+            )
         stay = next(o for o in moving if o.kind == "stay")
         for u in utils:
             if u.kind == "standard" and bud.standard and enc.validate(u.action) is None:

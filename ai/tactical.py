@@ -32,11 +32,13 @@ from ai.utility import utilities
 from engine.actions import (
     Action,
     EndTurn,
+    FullAttack,
     Move,
     SecondWind,
     SpendActionPoint,
     StandUp,
     UsePower,
+    Withdraw,
 )
 from engine.attacks import preview
 from engine.decisions import (
@@ -148,7 +150,7 @@ class TacticalPolicy:
         if first:
             # Turns in a row with nothing attacked make it bolder (see `Planner._approach`):
             # two sides that each wait out of the other's reach would otherwise never meet.
-            acted = option.kind in ("attack", "utility")
+            acted = option.kind in ("attack", "full_attack", "utility")
             self.planner.idle[c.id] = 0 if acted else self.planner.idle.get(c.id, 0) + 1
         plan = self._plan = self._compile(enc, c, option, key)
         act = self._follow(enc, c, plan)
@@ -247,12 +249,19 @@ class TacticalPolicy:
         if o.kind == "stand":
             steps.append(StandUp())
             at.append(pos)
-        if o.route is not None:
+        if o.kind == "withdraw" and o.route is not None:
+            steps.append(Withdraw(o.route.path))
+            at.append(pos)
+            pos = o.route.end
+        elif o.route is not None:
             steps.append(Move(o.route.path, o.route.mode))
             at.append(pos)
             pos = o.route.end
         if o.kind == "attack" and o.power is not None:
             steps.append(UsePower(o.power.id, o.targets, o.origin))
+            at.append(pos)
+        elif o.kind == "full_attack" and o.power is not None:
+            steps.append(FullAttack(o.power.id, o.targets))
             at.append(pos)
         elif o.kind == "second_wind":
             steps.append(SecondWind())

@@ -25,6 +25,7 @@ from engine.powers import provoking_kind, resolve, resolve_targets, usable
 from engine.state import Combatant
 
 if TYPE_CHECKING:
+    from engine.attacks import AttackPreview
     from engine.content.schema import Power
     from engine.encounter import Encounter
 
@@ -103,6 +104,28 @@ def full_attack(enc: Encounter, act: FullAttack, plan: tuple[Power, tuple[str, .
             resolve(b, c, power, UsePower(power.id, (target,)), [target])
         finally:
             b.action_modifiers.pop(c.id, None)
+
+
+def full_attack_previews(enc: Encounter, power_id: str, target_id: str) -> list[AttackPreview]:
+    """The odds and expected damage of each attack of a full attack on `target_id`, each at
+    its own iterative penalty (reads only; one entry when the ruleset has no full attack)."""
+    b = enc.battle
+    c = _current(enc)
+    count = b.ruleset.attack_count(c) if b.ruleset.full_attack else 1
+    before = b.action_modifiers.get(c.id)
+    out = []
+    try:
+        for i in range(count):
+            b.action_modifiers[c.id] = (Mod("iterative", -5 * i),) if i else ()
+            pv = enc.preview(power_id, target_id)
+            if pv is not None:
+                out.append(pv)
+    finally:
+        if before is None:
+            b.action_modifiers.pop(c.id, None)
+        else:
+            b.action_modifiers[c.id] = before
+    return out
 
 
 def _next_target(enc: Encounter, targets: tuple[str, ...], i: int) -> str | None:

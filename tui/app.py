@@ -43,6 +43,8 @@ PALETTE: tuple[tuple[str, str, str], ...] = (
     ("Stand up", "Get up from prone", "stand_up"),
     ("Action point", "Spend an action point for one more action", "action_point"),
     ("Delay", "Delay the turn until after another creature's", "delay"),
+    ("Full attack", "d20srd: every iterative attack on one target (full round)", "full_attack"),
+    ("Withdraw", "4srd/d20srd: double move, first square provokes nothing", "withdraw"),
     ("Show threats", "Mark the squares enemies threaten", "threats"),
     (
         "Take over creature",
@@ -193,7 +195,11 @@ class SkirmishApp(App[int]):
         from tui.screens.encounter import EncounterScreen
 
         if isinstance(screen, EncounterScreen):
+            from tui.screens.full_round import allowed
+
             for title, help_text, action in PALETTE:
+                if not allowed(screen.controller, action):
+                    continue  # a full-round action the fight's ruleset doesn't have
                 yield SystemCommand(title, help_text, self._runner(screen, action))
 
     @staticmethod

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
+from engine.actions import FullAttack
 from engine.attacks import AttackPreview
 from engine.content.schema import Power
 from engine.encounter import Encounter
+from engine.full_round import full_attack_previews, full_round_problem
 from engine.grid import distance, path_to, provocations, reachable
 from engine.movement import budget, threatening
 from tui.glyphs import Mark
@@ -58,6 +60,16 @@ class Placing:
     index: int = 0
 
 
+@dataclass
+class FullAttacking(Targeting):
+    """d20srd: every iterative attack of a full attack on one target (Tab cycles)."""
+
+
+@dataclass
+class Withdrawing(Moving):
+    """4srd, d20srd: a double move whose first square left provokes nothing."""
+
+
 Mode = Browse | Moving | Targeting | Placing
 
 
@@ -88,6 +100,74 @@ def move_path(m: Moving, goal: Square) -> list[Square] | None:
         return None
 
 
+def start_withdraw(enc: Encounter) -> Withdrawing | str:
+    """The withdraw mode (double speed, S-15), or why it can't be used now."""
+    c = enc.current
+    if c is None:
+        return "nobody's turn"
+    if not enc.battle.ruleset.withdraw:
+        return f"no withdraw in {enc.battle.ruleset.name} (4srd and d20srd only)"
+    problem = full_round_problem(enc, c)
+    if problem:
+        return problem
+    got = start_move(enc, "withdraw")
+    if isinstance(got, str):
+        return got
+    return Withdrawing(got.mode, got.legal, got.reach, got.threat)
+
+
+def start_full_attack(enc: Encounter) -> FullAttacking | str:
+    """The full attack mode (d20srd, D-1): the first at-will melee power with a legal
+    target, its targets nearest first; or why there is none."""
+    b = enc.battle
+    c = enc.current
+    if c is None:
+        return "nobody's turn"
+    if not b.ruleset.full_attack:
+        return f"no full attack in {b.ruleset.name} (d20srd only)"
+    problem = full_round_problem(enc, c)
+    if problem:
+        return problem
+    powers = sorted(
+        (p for p in c.powers if p.kind in ("melee", "ranged")),
+        key=lambda p: (p.kind != "melee", not p.basic),
+    )
+    for p in powers:
+        targets = [t for t in enc.targets(p.id) if b[t].side != c.side]
+        if targets and enc.validate(FullAttack(p.id, (targets[0],))) is None:
+            aim = start_power(enc, p)
+            if isinstance(aim, Targeting):
+                ok = [t for t in aim.targets if t in targets]
+                return FullAttacking(p, ok)
+    return "no enemy in reach of a full attack"
+
+
+def full_attack_text(enc: Encounter, m: FullAttacking) -> Text:
+    """Each attack of the full attack: its hit chance and expected damage."""
+    c = enc.current
+    out = Text()
+    if c is None:
+        return out
+    t = enc.battle[m.target]
+    pvs = full_attack_previews(enc, m.power.id, t.id)
+    out.append(f"{c.name}: full attack with {m.power.name} on {t.name}\n", style="bold")
+    for i, pv in enumerate(pvs):
+        out.append(f"  attack {i + 1} ({-5 * i:+d}): ", style="bold")
+        out.append(f"{pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg\n")
+    total = sum(pv.expected_damage for pv in pvs)
+    out.append(f"Total ~{total:.1f} damage; takes the standard and move actions.\n")
+    return out
+
+
+def full_attack_overlay(enc: Encounter, m: FullAttacking) -> tuple[Overlay, str]:
+    overlay, _ = target_overlay(enc, m)
+    pvs = full_attack_previews(enc, m.power.id, m.target)
+    odds = "/".join(f"{pv.hit:.0%}" for pv in pvs)
+    name = enc.battle[m.target].name
+    hint = f"Full attack -> {name}: {odds} to hit ({len(m.targets)} targets, Tab). Enter"
+    return overlay, hint
+
+
 def move_overlay(enc: Encounter, m: Moving, cursor: Square) -> tuple[Overlay, str]:
     marks: dict[Square, Mark] = {sq: "reach" for sq in m.legal}
     path = move_path(m, cursor)
@@ -100,13 +180,16 @@ def move_overlay(enc: Encounter, m: Moving, cursor: Square) -> tuple[Overlay, st
     c = enc.current
     if c is not None and m.threat:
         provoked = provocations(path, m.threat, c.size)
+        if isinstance(m, Withdrawing):  # S-15: the square left first provokes nothing
+            rest = provocations(path[1:], m.threat, c.size)
+            provoked = [(i + 1, e) for i, e in rest]
         who: list[str] = []
         for i, enemy in provoked:
             marks[path[i]] = "provoke"
             who.append(enc.battle[enemy].name)
         if who:
             hint += f", provokes {', '.join(who)}"
-    return Overlay(marks), hint + ". Enter moves"
+    return Overlay(marks), hint + (". Enter withdraws" if verb == "Withdraw" else ". Enter moves")
 
 
 def threat_overlay(enc: Encounter) -> dict[Square, Mark]:
@@ -252,6 +335,9 @@ def mode_overlay(
     if isinstance(mode, Moving):
         overlay, hint = move_overlay(enc, mode, cursor)
         return overlay, hint, None
+    if isinstance(mode, FullAttacking):
+        overlay, hint = full_attack_overlay(enc, mode)
+        return overlay, hint, full_attack_text(enc, mode)
     if isinstance(mode, Targeting):
         overlay, hint = target_overlay(enc, mode)
         return overlay, hint, preview_text(enc, mode.power, [mode.target])

@@ -45,6 +45,7 @@ from tui.logtext import LogFormatter
 from tui.screens.asks import dialog_for
 from tui.screens.commands import FightCommands
 from tui.screens.dialogs import AskText, Confirm, PowerPicker
+from tui.screens.full_round import FullRoundCommands, allowed
 from tui.view import View
 from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane, Overlay
@@ -63,7 +64,7 @@ DIRS = {
     "n,3,pagedown": (1, 1),
 }
 MODE_ACTIONS = {"confirm", "cancel"}
-BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo", "redo"}
+BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo", "redo", "full_attack", "withdraw"}
 
 
 class EngineNews(Message):
@@ -74,7 +75,7 @@ class EngineNews(Message):
         self.news = news
 
 
-class EncounterScreen(FightCommands, Screen[None]):
+class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(
             Binding(keys, f"cursor({dx},{dy})", "Cursor", show=False)
@@ -99,6 +100,8 @@ class EncounterScreen(FightCommands, Screen[None]):
         Binding("g", "stand_up", "Get up", show=False),
         Binding("A", "action_point", "Action point", show=False),
         Binding("d", "delay", "Delay", show=False),
+        Binding("f", "full_attack", "Full attack"),
+        Binding("W", "withdraw", "Withdraw"),
         Binding("t", "threats", "Threats", show=False),
         Binding("c", "take_over", "Take over", show=False),
         Binding("v", "verbose", "AI explain", show=False),
@@ -274,7 +277,8 @@ class EncounterScreen(FightCommands, Screen[None]):
         if action in MODE_ACTIONS:
             return not browsing
         if action in BROWSE_ACTIONS:
-            return browsing  # while aiming or moving: Enter or Escape first
+            # while aiming or moving: Enter or Escape first; no full-round keys in ffd20
+            return browsing and allowed(self.controller, action)
         return True
 
     def action_cursor(self, dx: int, dy: int) -> None:
@@ -368,6 +372,8 @@ class EncounterScreen(FightCommands, Screen[None]):
     def action_confirm(self) -> None:
         mode = self.mode
         cursor = self.query_one("#grid", GridPane).cursor
+        if self._confirm_full_round(mode, cursor):
+            return None
         if isinstance(mode, modes.Moving):
             path = modes.move_path(mode, cursor)
             if path is None:

@@ -1,0 +1,102 @@
+"""Full-round options of the tactical AI: the d20srd full attack and the 4srd/d20srd withdraw
+(`engine.full_round`).
+
+A full attack is weighed only from where the creature stands (it takes the move too): the
+value of each iterative attack, each at its own penalty (`full_attack_previews`), summed, and
+set against the planner's move-and-attack options. A withdraw is weighed only when the
+creature starts next to an enemy: a move of up to double speed whose first square left
+provokes nothing, scored as the planner's moves with no attack (toward the enemy it wants, or
+away when fleeing), so that it wins where a plain move would provoke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ai.distances import Route, routes
+from ai.plan import Budget, Option
+from ai.scoring import Context
+from ai.squares import act_provokes
+from engine.actions import FullAttack, Withdraw
+from engine.content.schema import Power
+from engine.full_round import full_attack_previews, full_round_problem
+
+if TYPE_CHECKING:
+    from ai.planner import Planner
+
+Square = tuple[int, int]
+WITHDRAW_COST = 0.5
+"""A withdraw spends the standard action too: a move that provokes nothing is worth more."""
+
+
+def full_attack_options(
+    ctx: Context, powers: list[Power], bud: Budget, value: Callable[[Square], float]
+) -> list[Option]:
+    """One option per (power, target in reach now) for a full attack, if it has more than one
+    attack; scored as the sum of its attacks' values (`Context.score_hit`)."""
+    enc, b, me = ctx.enc, ctx.b, ctx.me
+    if not b.ruleset.full_attack or not (bud.standard and bud.move):
+        return []
+    if b.ruleset.attack_count(me) < 2 or full_round_problem(enc, me) is not None:
+        return []
+    enemies = {t.id for t in ctx.enemies}
+    out: list[Option] = []
+    for p in powers:
+        if p.usage != "at-will" or p.kind not in ("melee", "ranged") or p.targets != 1:
+            continue
+        for tid in enc.targets(p.id):
+            if tid not in enemies or enc.validate(FullAttack(p.id, (tid,))) is not None:
+                continue
+            t = b[tid]
+            hits = [ctx.score_hit(p, t, pv) for pv in full_attack_previews(enc, p.id, tid)]
+            worth = sum(h.value for h in hits)
+            who: tuple[str, ...] = ()
+            cost, surv = 0.0, 1.0
+            if p.kind == "ranged":
+                cost, surv, who = act_provokes(ctx, me.pos, None)
+            score = worth * surv - cost + value(me.pos)
+            option = Option("full_attack", score, me.pos, None, p, (tid,), hits=tuple(hits))
+            option.provoked = who
+            out.append(option)
+    return out
+
+
+def withdraw_options(
+    planner: Planner,
+    ctx: Context,
+    start_threatened: bool,
+    oa: Callable[[Route | None], tuple[float, float, tuple[str, ...]]],
+    avoided: Callable[[Route | None], tuple[str, ...]],
+    value: Callable[[Square], float],
+    fleeing: bool,
+) -> list[Option]:
+    """Withdraws (kind "withdraw"), scored as the planner's moves with no attack, for a
+    Medium or smaller creature that starts its turn next to an enemy."""
+    enc, b, me = ctx.enc, ctx.b, ctx.me
+    if not b.ruleset.withdraw or not start_threatened or me.size > 1:
+        return []
+    if b.has(me, "prone") or b.flag(me, "cant_move") or full_round_problem(enc, me):
+        return []
+    s0 = me.pos
+    mask = dict(ctx.threat_mask)
+    mask[s0] = 0  # S-15: the square left first provokes nothing
+    found = routes(ctx.mg, s0, 2 * b.speed(me), ctx.enemy_sq, ctx.occupied, mask, ctx.oa_cost)
+    moves = {sq: r for sq, r in found.items() if sq != s0}
+    for r in moves.values():
+        r.mode = "withdraw"
+    if not moves:
+        return []
+    cost = {sq: oa(r) for sq, r in moves.items()}
+    cost[s0] = (0.0, 1.0, ())
+    out = []
+    for o in planner._moving(ctx, moves, cost, avoided, value, fleeing, exact=True):
+        if o.kind != "move" or o.route is None:
+            continue
+        if enc.validate(Withdraw(o.route.path)) is not None:
+            continue
+        o.kind = "withdraw"
+        o.score -= WITHDRAW_COST
+        o.replan_after = False
+        out.append(o)
+    return out

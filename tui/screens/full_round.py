@@ -1,0 +1,97 @@
+"""The encounter screen's full-round actions (issue 8, `engine.full_round`): the d20srd full
+attack (f: Tab picks the target among the legal melee targets, the preview shows each
+iterative attack's hit chance, Enter confirms) and the 4srd/d20srd withdraw (W: as the walk
+mode at double speed; the first square left provokes nothing; Enter withdraws along the shown
+path). Offered only when the encounter's ruleset has them: elsewhere the keys are hidden
+from the footer and the palette, and pressing one says why. A mixin, as `commands.py`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+
+from engine.actions import FullAttack, Withdraw
+from tui import modes
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from engine.encounter import Encounter
+    from tui.controller import Controller
+
+Square = tuple[int, int]
+RULES = {"full_attack": "full_attack", "withdraw": "withdraw"}
+"""Each full-round screen action and the ruleset flag that allows it."""
+KEYS = {"f": "full_attack", "W": "withdraw"}
+
+
+def allowed(controller: Controller, action: str) -> bool:
+    """Does the fight's ruleset have this full-round action (True for any other action)?"""
+    flag = RULES.get(action)
+    return flag is None or bool(getattr(controller.enc.battle.ruleset, flag, False))
+
+
+class FullRoundCommands:
+    """Mixed into `EncounterScreen`; uses its state and helpers."""
+
+    if TYPE_CHECKING:
+        controller: Controller
+        mode: modes.Mode
+        hint: str
+        _flash: str
+
+        def _can_act(self) -> bool: ...
+        def _engine(self, fn: Callable[[Encounter], Any]) -> Any: ...
+        def _set_mode(self, got: modes.Mode | str | None) -> None: ...
+        def _submit(self, action: Any) -> None: ...
+        def _confirm(self, title: str, body: Any, action: Any) -> None: ...
+        def _refresh_mode(self) -> None: ...
+
+    def _not_here(self, action: str) -> bool:
+        """Say so (and return True) when the ruleset has no such action."""
+        if allowed(self.controller, action):
+            return False
+        name = self.controller.enc.battle.ruleset.name
+        what = "full attack (d20srd)" if action == "full_attack" else "withdraw (4srd, d20srd)"
+        self.hint = f"Can't: there is no {what} in {name}"
+        self._refresh_mode()
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A full-round key in a ruleset without it: its binding is off (hidden from the
+        footer), so say why here."""
+        action = KEYS.get(event.character or "")
+        if action is not None and self._not_here(action):
+            event.stop()
+
+    def action_full_attack(self) -> None:
+        if self._not_here("full_attack"):
+            return
+        if not self._can_act():
+            return self._set_mode(None)
+        self._set_mode(self._engine(modes.start_full_attack))
+
+    def action_withdraw(self) -> None:
+        if self._not_here("withdraw"):
+            return
+        if not self._can_act():
+            return self._set_mode(None)
+        self._set_mode(self._engine(modes.start_withdraw))
+
+    def _confirm_full_round(self, mode: modes.Mode, cursor: Square) -> bool:
+        """Enter in a full-round mode: submit it (True), or False for the other modes."""
+        if isinstance(mode, modes.Withdrawing):
+            path = modes.move_path(mode, cursor)
+            if path is None:
+                self._flash = "Can't: pick a square marked with a dot"
+                self._refresh_mode()
+            else:
+                self._submit(Withdraw(tuple(path)))
+            return True
+        if isinstance(mode, modes.FullAttacking):
+            m = mode
+            body = self._engine(lambda enc: modes.full_attack_text(enc, m))
+            self._confirm("Full attack?", body, FullAttack(m.power.id, (m.target,)))
+            return True
+        return False
