@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc
+from skirmish_helpers import BASIC_MELEE, CLAW, FIGHTER, mon, pc
 
 from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn, Move, UsePower
@@ -20,14 +20,6 @@ from engine.grid import distance, threatened_squares
 
 OPEN_9x7 = "\n".join(["........."] * 7)
 
-CLAW = {
-    "id": "claw",
-    "name": "Claw",
-    "kind": "melee",
-    "basic": True,
-    "attack": {"bonus": 6, "vs": "ac"},
-    "hit": {"damage": {"dice": "1d6", "bonus": 3}},
-}
 BOLT = {
     "id": "bolt",
     "name": "Bolt",
