@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Literal
 
-from engine.content.schema import DamageSpec, Power, Weapon
+from engine.content.schema import Creature, DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
 from engine.rulesets.bonuses import typed_total
@@ -50,9 +50,28 @@ class Ruleset(ABC):
     ) -> int:
         """The defense score before situational modifiers (F-DEF-*)."""
 
-    @abstractmethod
+    def __init__(self) -> None:
+        # The base attack bonus is a pure function of frozen content, asked on every attack:
+        # cached by the identity of the objects it comes from (kept in the entry, so an id
+        # can't be reused by another object while its entry lives).
+        self._attack_memo: dict[
+            tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
+        ] = {}
+
     def attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         """The parts of the base attack bonus (F-ATK-2); the first is `attack_bonus`."""
+        cr = c.creature
+        key = (id(cr), id(power), id(weapon))
+        hit = self._attack_memo.get(key)
+        if hit is not None and hit[0] is cr and hit[1] is power and hit[2] is weapon:
+            return list(hit[3])
+        mods = self._attack_modifiers(c, power, weapon)
+        self._attack_memo[key] = (cr, power, weapon, tuple(mods))
+        return mods
+
+    @abstractmethod
+    def _attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
+        """`attack_modifiers` uncached: each ruleset's own F-ATK-2 / S-4 / D-1."""
 
     def situational_modifiers(
         self,

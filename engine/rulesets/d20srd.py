@@ -52,7 +52,7 @@ from engine.events import Mod
 from engine.grid import distance
 from engine.rulesets.base import Outcome
 from engine.rulesets.bonuses import by_type, combine, typed_total
-from engine.rulesets.ffd20 import Ffd20
+from engine.rulesets.ffd20 import Ffd20, ffd20_attack_modifiers
 from engine.rulesets.srd import SrdRules
 from engine.state import Combatant
 
@@ -104,10 +104,8 @@ class D20Srd(SrdRules):
     full_attack = True
 
     def __init__(self) -> None:
+        super().__init__()
         self._defenses: dict[tuple[int, str, bool, bool], tuple[Creature, int]] = {}
-        self._attacks: dict[
-            tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
-        ] = {}
 
     # --- D-2, D-3, D-4 ------------------------------------------------------------------------
     def defense(
@@ -145,23 +143,12 @@ class D20Srd(SrdRules):
         return value
 
     # --- D-1 ----------------------------------------------------------------------------------
-    def attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
-        cr = c.creature
-        key = (id(cr), id(power), id(weapon))
-        hit = self._attacks.get(key)
-        if hit is not None and hit[0] is cr and hit[1] is power and hit[2] is weapon:
-            return list(hit[3])
-        mods = self._attack_modifiers(c, power, weapon)
-        self._attacks[key] = (cr, power, weapon, tuple(mods))
-        return mods
-
-    @staticmethod
-    def _attack_modifiers(c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
+    def _attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         spec = power.attack
         assert spec is not None
         cr = c.creature
         if cr.bab is None:  # not a d20 stat block: its ffd20 bonus
-            return Ffd20._attack_modifiers(c, power, weapon)
+            return ffd20_attack_modifiers(c, power, weapon)
         mods = [Mod("attack_bonus", cr.bab)]
         ability = attack_ability(cr, power, weapon)
         if ability is not None:

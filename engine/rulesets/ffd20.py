@@ -13,13 +13,9 @@ class Ffd20(Ruleset):
     name = "ffd20"
 
     def __init__(self) -> None:
-        # Both numbers below are pure functions of frozen content, asked on every attack:
-        # cached by the identity of the objects they come from (kept in the entry, so an id
-        # can't be reused by another object while its entry lives).
+        super().__init__()
+        # Defenses are pure functions of frozen content too: cached the same way.
         self._defenses: dict[tuple[int, str], tuple[Creature, int]] = {}
-        self._bonuses: dict[
-            tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
-        ] = {}
 
     def defense(
         self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False
@@ -59,26 +55,20 @@ class Ffd20(Ruleset):
             value = base + max(ab.mod("wis"), ab.mod("cha"))
         return value + bonus
 
-    def attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
-        cr = c.creature
-        key = (id(cr), id(power), id(weapon))
-        hit = self._bonuses.get(key)
-        if hit is not None and hit[0] is cr and hit[1] is power and hit[2] is weapon:
-            return list(hit[3])
-        mods = self._attack_modifiers(c, power, weapon)
-        self._bonuses[key] = (cr, power, weapon, tuple(mods))
-        return mods
+    def _attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
+        return ffd20_attack_modifiers(c, power, weapon)
 
-    @staticmethod
-    def _attack_modifiers(c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
-        spec = power.attack
-        assert spec is not None
-        cr = c.creature
-        typed = [Mod("bonuses", typed_total(cr.typed_bonuses, "attack", None))]
-        extra = typed if cr.typed_bonuses and typed[0].value else []
-        if spec.ability is None:  # a monster's stat block gives the whole bonus
-            return [Mod("attack_bonus", spec.bonus), *extra]
-        base = cr.level // 2 + cr.abilities.mod(spec.ability)  # F-ATK-2
-        if weapon is not None:
-            base += weapon.proficiency + weapon.enhancement
-        return [Mod("attack_bonus", base + spec.bonus), *extra]
+
+def ffd20_attack_modifiers(c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
+    """F-ATK-2 (also what d20srd uses for a creature without a d20 stat block)."""
+    spec = power.attack
+    assert spec is not None
+    cr = c.creature
+    typed = [Mod("bonuses", typed_total(cr.typed_bonuses, "attack", None))]
+    extra = typed if cr.typed_bonuses and typed[0].value else []
+    if spec.ability is None:  # a monster's stat block gives the whole bonus
+        return [Mod("attack_bonus", spec.bonus), *extra]
+    base = cr.level // 2 + cr.abilities.mod(spec.ability)  # F-ATK-2
+    if weapon is not None:
+        base += weapon.proficiency + weapon.enhancement
+    return [Mod("attack_bonus", base + spec.bonus), *extra]

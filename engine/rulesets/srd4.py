@@ -60,6 +60,7 @@ class Srd4(SrdRules):
     stacking = STACKING
 
     def __init__(self) -> None:
+        super().__init__()
         self._defenses: dict[tuple[int, str, bool], tuple[Creature, int]] = {}
 
     # --- S-8, S-9, S-1 ------------------------------------------------------------------------
@@ -107,7 +108,7 @@ class Srd4(SrdRules):
         return value + combine(enhancement, False) + bonus
 
     # --- S-4 ----------------------------------------------------------------------------------
-    def attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
+    def _attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         spec = power.attack
         assert spec is not None
         cr = c.creature
