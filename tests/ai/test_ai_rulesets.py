@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ai_fixtures import BOLT, DEF, SLAM
 from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc
 
 from ai.tactical import TacticalPolicy
@@ -22,24 +23,6 @@ STRIKE = {
     "attack": {"ability": "str", "vs": "ac"},
     "hit": {"damage": {"dice": "1[W]", "ability": "str"}},
 }
-BOLT = {
-    "id": "bolt",
-    "name": "Bolt",
-    "kind": "ranged",
-    "range": 10,
-    "basic": True,
-    "attack": {"bonus": 6, "vs": "ac"},
-    "hit": {"damage": {"dice": "1d8", "bonus": 3}},
-}
-SLAM = {
-    "id": "slam",
-    "name": "Slam",
-    "kind": "melee",
-    "basic": True,
-    "attack": {"bonus": 6, "vs": "ac"},
-    "hit": {"damage": {"dice": "1d6", "bonus": 4}},
-}
-DEF = {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12}
 
 
 def warrior(cid: str, bab: int) -> dict[str, Any]:

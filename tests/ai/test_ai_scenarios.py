@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from ai_fixtures import BOLT, DEF, SLAM
 from skirmish_helpers import BASIC_MELEE, CLAW, FIGHTER, mon, pc
 
 from ai.tactical import TacticalPolicy
@@ -20,15 +21,6 @@ from engine.grid import distance, threatened_squares
 
 OPEN_9x7 = "\n".join(["........."] * 7)
 
-BOLT = {
-    "id": "bolt",
-    "name": "Bolt",
-    "kind": "ranged",
-    "range": 10,
-    "basic": True,
-    "attack": {"bonus": 6, "vs": "ac"},
-    "hit": {"damage": {"dice": "1d8", "bonus": 3}},
-}
 FLAME = {
     "id": "flame",
     "name": "Flame Burst",
@@ -40,14 +32,6 @@ FLAME = {
     "attack": {"bonus": 5, "vs": "reflex"},
     "hit": {"damage": {"dice": "1d6", "bonus": 3}},
 }
-SLAM = {
-    "id": "slam",
-    "name": "Slam",
-    "kind": "melee",
-    "basic": True,
-    "attack": {"bonus": 6, "vs": "ac"},
-    "hit": {"damage": {"dice": "1d6", "bonus": 4}},
-}
 PIKE = {
     "id": "pike-jab",
     "name": "Pike Jab",
@@ -57,7 +41,6 @@ PIKE = {
     "attack": {"bonus": 6, "vs": "ac"},
     "hit": {"damage": {"dice": "1d8", "bonus": 3}},
 }
-DEF = {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12}
 
 
 def monster(cid: str, role: str, powers: list[str], **kw: Any) -> dict[str, Any]:

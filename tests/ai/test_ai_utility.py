@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from ai_fixtures import BOLT
 from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc
 
 from ai.naive import NaivePolicy
@@ -106,15 +107,6 @@ SHOVE = {
     "kind": "melee",
     "attack": {"bonus": 6, "vs": "fortitude"},
     "hit": {"damage": {"dice": "1d6", "bonus": 2}, "forced": {"kind": "slide", "distance": 2}},
-}
-BOLT = {
-    "id": "bolt",
-    "name": "Bolt",
-    "kind": "ranged",
-    "range": 10,
-    "basic": True,
-    "attack": {"bonus": 6, "vs": "ac"},
-    "hit": {"damage": {"dice": "1d8", "bonus": 3}},
 }
 POWERS = [BASIC_MELEE, CLAW, BOLT, WARD, SNARE, MELT, RENEW, MEND, SHOVE]
 CREATURES = [

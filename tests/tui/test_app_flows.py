@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from textual.screen import ModalScreen
-from tui_helpers import DUEL, fight, make_app, press, screen_text, settle, sync
+from tui_helpers import DUEL, fight, fight_to_the_end, make_app, press, screen_text, settle, sync
 
 from engine.events import Initiative
 from tui import modes
@@ -41,21 +40,7 @@ async def test_whole_fight_to_the_end_by_keys() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        for _ in range(300):
-            await settle(pilot)
-            screen = app.screen
-            if isinstance(screen, EndScreen):
-                break
-            if isinstance(screen, ModalScreen):
-                await press(pilot, "enter")
-                continue
-            f = fight(app)
-            assert f.controller.player_turn_view(f.view), "settled on an AI turn"
-            await press(pilot, "a")
-            if isinstance(f.mode, modes.Targeting):
-                await press(pilot, "enter", "enter")
-            else:
-                await press(pilot, "e")
+        await fight_to_the_end(pilot, app, 300)
         assert isinstance(app.screen, EndScreen)
         text = screen_text(app)
         assert "Winner: party" in text

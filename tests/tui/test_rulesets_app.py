@@ -7,11 +7,9 @@ screen. The same engine, AI and app serve every ruleset (issue 8)."""
 from __future__ import annotations
 
 import pytest
-from textual.screen import ModalScreen
-from tui_helpers import fight, press, screen_text, settle, sync
+from tui_helpers import fight, fight_to_the_end, press, screen_text, settle, sync
 
 from engine.content.loader import load_encounter
-from tui import modes
 from tui.app import SkirmishApp
 from tui.cli import build_parser
 from tui.launch import options_from
@@ -34,21 +32,7 @@ async def play_through(app: SkirmishApp, ruleset: str) -> None:
         await settle(pilot)
         f = fight(app)
         assert f.controller.enc.battle.ruleset.name == ruleset
-        for _ in range(2000):
-            await settle(pilot)
-            screen = app.screen
-            if isinstance(screen, EndScreen):
-                break
-            if isinstance(screen, ModalScreen):
-                await press(pilot, "enter")
-                continue
-            f = fight(app)
-            assert f.controller.player_turn_view(f.view), "settled on an AI turn"
-            await press(pilot, "a")
-            if isinstance(f.mode, modes.Targeting):
-                await press(pilot, "enter", "enter")
-            else:
-                await press(pilot, "e")
+        await fight_to_the_end(pilot, app, 2000)
         assert isinstance(app.screen, EndScreen), "the fight did not end"
         assert "Winner" in screen_text(app) or "round limit" in screen_text(app)
         enc = fight(app).controller.enc

@@ -71,3 +71,26 @@ def sync(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
         asyncio.run(fn(*args, **kwargs))  # type: ignore[arg-type]
 
     return wrapper
+
+
+async def fight_to_the_end(pilot: Pilot[int], app: SkirmishApp, limit: int) -> None:
+    """Play every player turn by keys: `a` (basic attack, confirmed) or else `e` (end turn),
+    answering each dialog with Enter, until the end screen or `limit` steps."""
+    from tui import modes
+    from tui.screens.end import EndScreen
+
+    for _ in range(limit):
+        await settle(pilot)
+        screen = app.screen
+        if isinstance(screen, EndScreen):
+            return
+        if isinstance(screen, ModalScreen):
+            await press(pilot, "enter")
+            continue
+        f = fight(app)
+        assert f.controller.player_turn_view(f.view), "settled on an AI turn"
+        await press(pilot, "a")
+        if isinstance(f.mode, modes.Targeting):
+            await press(pilot, "enter", "enter")
+        else:
+            await press(pilot, "e")
