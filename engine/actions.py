@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.refusals import Refusal
+
 if TYPE_CHECKING:
     from engine.encounter import Encounter
 
@@ -16,11 +18,16 @@ Square = tuple[int, int]
 
 
 class Impossible(Exception):
-    """An action the rules don't allow now; nothing changed. `reason` is for a person."""
+    """An action the rules don't allow now; nothing changed. `reason` is for a person,
+    `code` (one of the closed set `Refusal`) for code that must tell refusals apart."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, code: Refusal) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"Impossible({self.reason!r}, {self.code.name})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +46,11 @@ class Action:
     def check(self, enc: Encounter) -> Any:
         """An action the encounter doesn't know by itself checks itself here and returns its
         plan (raises Impossible; changes nothing): the full-round actions do."""
-        raise Impossible(f"unknown action {self!r}")
+        raise Impossible(f"unknown action {self!r}", Refusal.UNKNOWN_ACTION)
 
     def perform(self, enc: Encounter, plan: Any) -> None:
         """Apply an action `check` accepted (the encounter calls it)."""
-        raise Impossible(f"unknown action {self!r}")
+        raise Impossible(f"unknown action {self!r}", Refusal.UNKNOWN_ACTION)
 
 
 @dataclass(frozen=True, slots=True)

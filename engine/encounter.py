@@ -44,14 +44,15 @@ from engine.movement import budget, check_move, perform_move, provoke_for_act
 from engine.powers import (
     area_squares,
     bluff,
-    bluff_problem,
+    bluff_refusal,
     in_area,
     provoking_kind,
     resolve,
     resolve_targets,
+    usable_refusal,
 )
 from engine.powers import targets_for as _targets_for
-from engine.powers import usable as _usable
+from engine.refusals import Refusal
 from engine.rulesets import get_ruleset
 from engine.state import Combatant
 from engine.turns import (
@@ -138,7 +139,7 @@ class Encounter:
     def start(self, decision: Decision | None = None) -> list[Logged]:
         """Log the start, decide surprise, roll initiative and begin the first turn."""
         if self.started:
-            raise Impossible("the encounter has already started")
+            raise Impossible("the encounter has already started", Refusal.ALREADY_STARTED)
         b = self.battle
         mark = len(b.log)
         b.answers = []
@@ -178,22 +179,27 @@ class Encounter:
         c = self.current
         return c is not None and turn_budget.can_spend(self.battle, c, (kind,))
 
-    def usable_powers(self) -> list[tuple[Power, str | None]]:
-        """Each power of the current creature with the reason it can't be used now, if any."""
+    def power_refusals(self) -> list[tuple[Power, Impossible | None]]:
+        """Each power of the current creature with the refusal (`code`, `reason`) that
+        using it now would meet before targeting, or None."""
         c = self.current
         if c is None:
             return []
         out = []
         for p in c.powers:
-            reason = _usable(self.battle, c, p)
+            refusal = usable_refusal(self.battle, c, p)
             if (
-                reason is None
+                refusal is None
                 and p.action in ("standard", "move", "minor")
                 and not self.can_spend(p.action)
             ):
-                reason = f"no {p.action} action left"
-            out.append((p, reason))
+                refusal = Impossible(f"no {p.action} action left", Refusal.NO_ACTION_LEFT)
+            out.append((p, refusal))
         return out
+
+    def usable_powers(self) -> list[tuple[Power, str | None]]:
+        """Each power of the current creature with the reason it can't be used now, if any."""
+        return [(p, r.reason if r else None) for p, r in self.power_refusals()]
 
     def targets(self, power_id: str) -> list[str]:
         c = self._need_current()
@@ -246,13 +252,18 @@ class Encounter:
         rmap = reachable(b.map, c.pos, budget(b, c, mode), c.id, c.side, c.size, occ)
         return {sq: rmap[sq][0] for sq in end_squares(rmap, c.id, occ, c.size) if sq != c.pos}
 
-    def validate(self, action: Action) -> str | None:
-        """Why `action` is illegal now, or None (nothing changes either way)."""
+    def refusal(self, action: Action) -> Impossible | None:
+        """The refusal (`code`, `reason`) `action` would meet now, or None (changes nothing)."""
         try:
             self._check(action)
         except Impossible as exc:
-            return exc.reason
+            return exc
         return None
+
+    def validate(self, action: Action) -> str | None:
+        """Why `action` is illegal now, or None (nothing changes either way)."""
+        refusal = self.refusal(action)
+        return refusal.reason if refusal is not None else None
 
     # --- doing ------------------------------------------------------------------------
     def apply(self, action: Action, decision: Decision | None = None) -> list[Logged]:
@@ -275,7 +286,9 @@ class Encounter:
     def _need_current(self) -> Combatant:
         c = self.current
         if c is None:
-            raise Impossible("the encounter is over" if self.over else "no creature's turn")
+            raise Impossible(
+                "the encounter is over" if self.over else "no creature's turn", Refusal.NO_TURN
+            )
         return c
 
     @staticmethod
@@ -283,16 +296,18 @@ class Encounter:
         p = c.power(power_id)
         if p is None:
             known = ", ".join(x.id for x in c.powers) or "none"
-            raise Impossible(f"{c.name} has no power {power_id!r} (has: {known})")
+            raise Impossible(
+                f"{c.name} has no power {power_id!r} (has: {known})", Refusal.UNKNOWN_POWER
+            )
         return p
 
     def _spend_check(self, kind: str, what: str) -> None:
         if not self.can_spend(kind):
-            raise Impossible(f"no {kind} action left for {what} this turn")
+            raise Impossible(f"no {kind} action left for {what} this turn", Refusal.NO_ACTION_LEFT)
 
     def _check(self, action: Action) -> Any:
         if not self.started:
-            raise Impossible("the encounter has not started")
+            raise Impossible("the encounter has not started", Refusal.NOT_STARTED)
         c = self._need_current()
         b = self.battle
         if isinstance(action, EndTurn):
@@ -302,53 +317,65 @@ class Encounter:
             return check_move(b, c, action)
         if isinstance(action, UsePower):
             p = self._power(c, action.power)
-            reason = _usable(b, c, p)
-            if reason:
-                raise Impossible(reason)
+            refusal = usable_refusal(b, c, p)
+            if refusal is not None:
+                raise refusal
             if p.action in ("standard", "move", "minor"):
                 self._spend_check(p.action, p.name)
             return resolve_targets(b, c, p, action)
         if isinstance(action, SecondWind):
             if c.second_wind_used:
-                raise Impossible("second wind is once per encounter")
+                raise Impossible("second wind is once per encounter", Refusal.ONCE_PER_ENCOUNTER)
             if not (c.pc if c.creature.second_wind is None else c.creature.second_wind):
-                raise Impossible(f"{c.name} has no second wind")
+                raise Impossible(f"{c.name} has no second wind", Refusal.NO_RESOURCE)
             if c.surges <= 0:
-                raise Impossible(f"{c.name} has no healing surge left")
+                raise Impossible(f"{c.name} has no healing surge left", Refusal.NO_RESOURCE)
             self._spend_check("standard", "second wind")
             return None
         if isinstance(action, StandUp):
             if not b.has(c, "prone"):
-                raise Impossible(f"{c.name} is not prone")
+                raise Impossible(f"{c.name} is not prone", Refusal.NOTHING_TO_DO)
             self._spend_check("move", "standing up")
             return None
         if isinstance(action, Sustain):
             eff = next((e for e in sustainable(b, c) if e.id == action.effect), None)
             if eff is None:
-                raise Impossible(f"no effect {action.effect!r} to sustain this turn")
+                raise Impossible(
+                    f"no effect {action.effect!r} to sustain this turn", Refusal.NOTHING_TO_DO
+                )
             kind = eff.duration.removeprefix("sustain_")
             self._spend_check(kind, f"sustaining {eff.name}")
             return eff
         if isinstance(action, SpendActionPoint):
             if b.surprise_round:
-                raise Impossible("no action points in the surprise round (F-TRN-4)")
+                raise Impossible(
+                    "no action points in the surprise round (F-TRN-4)", Refusal.NO_ACTION_LEFT
+                )
             if c.action_points <= 0 or c.action_point_used:
-                raise Impossible(f"{c.name} has no action point to spend this encounter")
+                raise Impossible(
+                    f"{c.name} has no action point to spend this encounter",
+                    Refusal.ONCE_PER_ENCOUNTER if c.action_point_used else Refusal.NO_RESOURCE,
+                )
             return None
         if isinstance(action, Delay):
             if any(b.spent.values()) or b.moved_this_turn:
-                raise Impossible("delay only before taking any action this turn")
+                raise Impossible(
+                    "delay only before taking any action this turn", Refusal.ALREADY_ACTED
+                )
             return None
         if isinstance(action, Bluff):
-            reason = bluff_problem(b, c, action.target)
-            if reason:
-                raise Impossible(reason)
+            refusal = bluff_refusal(b, c, action.target)
+            if refusal is not None:
+                raise refusal
             self._spend_check("standard", "a Bluff")
             return b[action.target]
         if isinstance(action, Ready):
             p = self._power(c, action.power)
-            if p.kind not in ("melee", "ranged") or _usable(b, c, p):
-                raise Impossible(f"{p.name} can't be readied (a usable melee or ranged power)")
+            if p.kind not in ("melee", "ranged") or usable_refusal(b, c, p):
+                raise Impossible(
+                    f"{p.name} can't be readied (a usable melee or ranged power)",
+                    Refusal.WRONG_POWER,
+                )
             self._spend_check("standard", "readying")
             return p
         return action.check(self)  # FullAttack, Withdraw (engine.full_round); else Impossible

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import FullAttack, Impossible, Move, UsePower, Withdraw
 from engine.events import ActionSpent, Mod, Note
 from engine.movement import check_move, perform_move, provoke_for_act
-from engine.powers import provoking_kind, resolve, resolve_targets, usable
+from engine.powers import provoking_kind, resolve, resolve_targets, usable_refusal
+from engine.refusals import Refusal
 from engine.state import Combatant
 
 if TYPE_CHECKING:
@@ -30,16 +31,24 @@ if TYPE_CHECKING:
     from engine.encounter import Encounter
 
 
-def full_round_problem(enc: Encounter, c: Combatant) -> str | None:
-    """Why `c` can't take a full-round action now, or None."""
+def full_round_refusal(enc: Encounter, c: Combatant) -> Impossible | None:
+    """Why `c` can't take a full-round action now, as a refusal, or None."""
     b = enc.battle
     if b.surprise_round:
-        return "no full-round action in the surprise round (one action only)"
-    if b.has(c, "dazed"):
-        return f"{c.name} is dazed: one action only"
-    if b.spent.get("standard", 0) or b.spent.get("move", 0) or not enc.can_spend("standard"):
-        return "a full-round action needs the turn's standard and move actions, both unspent"
-    return None
+        why = "no full-round action in the surprise round (one action only)"
+    elif b.has(c, "dazed"):
+        why = f"{c.name} is dazed: one action only"
+    elif b.spent.get("standard", 0) or b.spent.get("move", 0) or not enc.can_spend("standard"):
+        why = "a full-round action needs the turn's standard and move actions, both unspent"
+    else:
+        return None
+    return Impossible(why, Refusal.NO_ACTION_LEFT)
+
+
+def full_round_problem(enc: Encounter, c: Combatant) -> str | None:
+    """Why `c` can't take a full-round action now, or None."""
+    refusal = full_round_refusal(enc, c)
+    return refusal.reason if refusal is not None else None
 
 
 def spend_full_round(enc: Encounter, c: Combatant, name: str) -> None:
@@ -53,7 +62,9 @@ def spend_full_round(enc: Encounter, c: Combatant, name: str) -> None:
 def _current(enc: Encounter) -> Combatant:
     c = enc.current
     if c is None:
-        raise Impossible("the encounter is over" if enc.over else "no creature's turn")
+        raise Impossible(
+            "the encounter is over" if enc.over else "no creature's turn", Refusal.NO_TURN
+        )
     return c
 
 
@@ -63,22 +74,33 @@ def check_full_attack(enc: Encounter, act: FullAttack) -> tuple[Power, tuple[str
     b = enc.battle
     c = _current(enc)
     if not b.ruleset.full_attack:
-        raise Impossible(f"there is no full attack in {b.ruleset.name} (d20srd only)")
+        raise Impossible(
+            f"there is no full attack in {b.ruleset.name} (d20srd only)", Refusal.NOT_IN_RULESET
+        )
     p = c.power(act.power)
     if p is None:
-        raise Impossible(f"{c.name} has no power {act.power!r}")
+        raise Impossible(f"{c.name} has no power {act.power!r}", Refusal.UNKNOWN_POWER)
     if p.attack is None or p.kind not in ("melee", "ranged") or p.usage != "at-will":
-        raise Impossible(f"{p.name} can't make a full attack (an at-will melee or ranged attack)")
+        raise Impossible(
+            f"{p.name} can't make a full attack (an at-will melee or ranged attack)",
+            Refusal.WRONG_POWER,
+        )
     if p.action != "standard" or p.targets != 1:
-        raise Impossible(f"{p.name} can't make a full attack (a single-target standard attack)")
-    reason = usable(b, c, p) or full_round_problem(enc, c)
-    if reason:
-        raise Impossible(reason)
+        raise Impossible(
+            f"{p.name} can't make a full attack (a single-target standard attack)",
+            Refusal.WRONG_POWER,
+        )
+    refusal = usable_refusal(b, c, p) or full_round_refusal(enc, c)
+    if refusal is not None:
+        raise refusal
     count = b.ruleset.attack_count(c)
     if not act.targets:
-        raise Impossible("a full attack needs a target")
+        raise Impossible("a full attack needs a target", Refusal.NEEDS_TARGET)
     if len(act.targets) > count:
-        raise Impossible(f"{c.name} makes {count} attack(s) in a full attack, not more")
+        raise Impossible(
+            f"{c.name} makes {count} attack(s) in a full attack, not more",
+            Refusal.TOO_MANY_TARGETS,
+        )
     for tid in dict.fromkeys(act.targets):
         resolve_targets(b, c, p, UsePower(p.id, (tid,)))
     plan = act.targets + (act.targets[-1],) * (count - len(act.targets))
@@ -141,10 +163,13 @@ def check_withdraw(enc: Encounter, act: Withdraw) -> Any:
     b = enc.battle
     c = _current(enc)
     if not b.ruleset.withdraw:
-        raise Impossible(f"there is no withdraw action in {b.ruleset.name} (4srd, d20srd)")
-    reason = full_round_problem(enc, c)
-    if reason:
-        raise Impossible(reason)
+        raise Impossible(
+            f"there is no withdraw action in {b.ruleset.name} (4srd, d20srd)",
+            Refusal.NOT_IN_RULESET,
+        )
+    refusal = full_round_refusal(enc, c)
+    if refusal is not None:
+        raise refusal
     return check_move(b, c, Move(act.path, "withdraw"), ("withdraw",))
 
 
