@@ -31,6 +31,7 @@ from engine.grid import (
     threatened_squares,
 )
 from engine.powers import power_range
+from engine.refusals import Refusal
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -158,10 +159,10 @@ class Planner:
                 attack_sq[sq] = r
         powers = [
             p
-            for p, reason in enc.usable_powers()
+            for p, refusal in enc.power_refusals()
             if p.attack is not None
             and p.action == "standard"
-            and (reason is None or (reason.startswith("no ") and bud.standard))
+            and (refusal is None or (refusal.code is Refusal.NO_ACTION_LEFT and bud.standard))
             and not moves_only
         ]
         top = far_squares(ctx, powers, attack_sq, route_cost, moves, self.top_k)

@@ -22,6 +22,7 @@ from engine.attacks import damage_expr
 from engine.content.schema import EffectSpec, Heal, Outcome, Power
 from engine.dice import DiceExpr
 from engine.effects import sustainable
+from engine.refusals import Refusal
 from engine.state import ActiveEffect, Combatant
 
 Square = tuple[int, int]
@@ -321,10 +322,10 @@ def utilities(ctx: Context, healed: frozenset[str] = frozenset()) -> list[Utilit
         if v > 0.2:
             kind = eff.duration.removeprefix("sustain_")
             out.append(Utility(Sustain(eff.id), kind, v, f"sustains {eff.name}"))
-    for p, reason in ctx.enc.usable_powers():
+    for p, refusal in ctx.enc.power_refusals():
         if p.attack is not None or p.effect is None:
             continue
-        if reason is not None and not reason.startswith("no "):
+        if refusal is not None and refusal.code is not Refusal.NO_ACTION_LEFT:
             continue
         if p.action not in ("minor", "move", "standard", "free"):
             continue
@@ -340,9 +341,9 @@ def heals_out_of_reach(ctx: Context) -> list[tuple[tuple[Square, ...], int, floa
     each, (the ally's squares, the range, the net worth). A square in range is worth that much
     more (`ai.position.square_value`): it walks to the ally it can save, and heals it then."""
     out = []
-    for p, reason in ctx.enc.usable_powers():
+    for p, refusal in ctx.enc.power_refusals():
         spec = p.effect
-        if p.attack is not None or spec is None or spec.heal is None or reason is not None:
+        if p.attack is not None or spec is None or spec.heal is None or refusal is not None:
             continue
         if p.action not in ("minor", "free") or p.kind not in ("melee", "ranged"):
             continue

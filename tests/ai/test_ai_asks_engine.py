@@ -10,11 +10,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from ai_fixtures import DEF, SLAM
+from skirmish_helpers import BASIC_MELEE, FIGHTER, Builder, mon, pc
 
 from ai.plan import budget
 from ai.tactical import TacticalPolicy
+from engine.actions import Impossible, UsePower
 from engine.content.loader import load_encounter
+from engine.content.schema import Power
 from engine.encounter import Encounter
+from engine.refusals import Refusal
 
 SEQUENCES = {
     "move": ("move",),
@@ -85,3 +90,52 @@ def test_F_TRN_1_ai_budget_equals_the_engines_at_every_step(name: str) -> None:
             break
         _check_budget(enc)
         enc.apply(pol.next_action(enc).action)
+
+
+OPEN = "\n".join(["........."] * 5)
+
+
+def _brute_duel(build: Builder) -> Encounter:
+    brute = {
+        "id": "brute",
+        "name": "Brute",
+        "role": "brute",
+        "level": 1,
+        "hp": 30,
+        "defenses": DEF,
+        "speed": 6,
+        "initiative": 30,
+        "powers": ["slam"],
+    }
+    return build(
+        OPEN,
+        [pc("hero", (3, 2)), mon("brute", (4, 2), creature="brute")],
+        creatures=[FIGHTER, brute],
+        powers=[BASIC_MELEE, SLAM],
+        seed=2,
+    )
+
+
+def test_F_TRN_1_ai_reads_the_refusal_code_not_its_text(
+    build: Builder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F-TRN-1: with its standard action spent, an attack is still an option for an action
+    point (`extra_standard`) because the engine's refusal is `NO_ACTION_LEFT`, whatever its
+    wording (the AI used to test `reason.startswith("no ")`)."""
+    enc = _brute_duel(build)
+    c = enc.current
+    assert c is not None and c.id == "brute"
+    enc.apply(UsePower("slam", ("hero",)))
+    reworded = Encounter.power_refusals
+
+    def power_refusals(self: Encounter) -> list[tuple[Power, Impossible | None]]:
+        return [
+            (p, None if r is None else Impossible("the standard action is spent", r.code))
+            for p, r in reworded(self)
+        ]
+
+    monkeypatch.setattr(Encounter, "power_refusals", power_refusals)
+    assert any(r is not None and r.code is Refusal.NO_ACTION_LEFT for _, r in enc.power_refusals())
+    planner = TacticalPolicy().planner
+    assert planner.decide(enc, c, extra_standard=1).kind == "attack"
+    assert planner.decide(enc, c).kind != "attack"
