@@ -25,6 +25,7 @@ from engine.battle import Battle
 from engine.content.schema import Power
 from engine.dice import DiceExpr
 from engine.encounter import Encounter
+from engine.estimates import estimate
 from engine.grid import (
     concealment,
     cover,
@@ -128,7 +129,6 @@ class Context:
         self._exprs: dict[str, DiceExpr | None] = {}
         self._dangers = danger_cache
         self._danger_memo: dict[str, Danger] = {}
-        self._side_def: dict[str, float] = {}
         self.oa_exp: list[float] = []
         self.oa_drop: list[float] = []
         near = b.speed(me) + 2
@@ -168,9 +168,9 @@ class Context:
 
     # --- enemies -------------------------------------------------------------------------
     def danger(self, e: Combatant) -> Danger:
-        """Expected damage of `e`'s best at-will melee and ranged attacks on me, from attack
-        bonus, defense and mean damage only (cached per round: a rough number that ranks
-        squares and targets)."""
+        """Expected damage of `e`'s best at-will melee and ranged attacks on my side: the
+        engine's situation-free `estimate` against each of us at our bare defenses, averaged
+        (cached per round: a rough number that ranks squares and targets)."""
         mine = self._danger_memo.get(e.id)
         if mine is not None:
             return mine
@@ -182,19 +182,18 @@ class Context:
         melee = ranged = 0.0
         rng = 0
         b = self.b
+        team = [self.me, *self.allies]
         for p in e.powers:
             if p.attack is None or p.usage not in ("at-will", "recharge"):
                 continue
             if p.kind not in ("melee", "ranged", "area", "close"):
                 continue
-            if p.hit is None or p.hit.damage is None:
+            vs = p.attack.vs
+            # The ruleset's odds and damage on each of my side, at its bare defense.
+            ests = [estimate(b, e, t, p, defense=b.ruleset.defense(t, vs)) for t in team]
+            if ests[0] is None:
                 continue
-            weapon = e.weapon_for(p)
-            bonus = sum(m.value for m in b.ruleset.attack_modifiers(e, p, weapon))
-            need = self.side_defense(p.attack.vs) - bonus
-            chance = min(0.95, max(0.05, (21 - need) / 20))
-            expr = damage_expr(b, e, p.hit.damage, weapon)
-            exp = chance * expr.mean() + 0.05 * (expr.max() - expr.mean())
+            exp = sum(x.expected for x in ests if x is not None) / len(team)
             if p.kind in ("melee", "close"):
                 melee = max(melee, exp)
             else:
@@ -205,14 +204,6 @@ class Context:
             self._dangers.clear()
         self._dangers[key] = d
         return d
-
-    def side_defense(self, vs: str) -> float:
-        """My side's mean defense `vs` (what an enemy's attacks are measured against)."""
-        hit = self._side_def.get(vs)
-        if hit is None:
-            team = [self.me, *self.allies]
-            hit = self._side_def[vs] = sum(self.b.ruleset.defense(c, vs) for c in team) / len(team)
-        return hit
 
     def kill_value(self, t: Combatant) -> float:
         """Hit points' worth of dropping `t`: about two rounds of what it deals, plus a base."""
@@ -237,24 +228,18 @@ class Context:
         return self._exprs[p.id]
 
     def quick_attack(self, attacker: Combatant, p: Power) -> tuple[float, float]:
-        """(expected damage, chance to drop me) of `attacker`'s `p` on me: its attack bonus
-        against my defense with its effects (F-DEF-6), mean damage, a critical on 20; no
-        situational modifiers. For opportunity attacks on a path not yet walked, where the
-        engine's full preview would be precision the situation doesn't have."""
-        if p.attack is None or p.hit is None or p.hit.damage is None:
+        """(expected damage, chance to drop me) of `attacker`'s `p` on me: the engine's
+        `estimate` (the ruleset's odds and damage, no situational modifiers). For opportunity
+        attacks on a path not yet walked, where the engine's full preview would be precision
+        the situation doesn't have."""
+        est = estimate(self.b, attacker, self.me, p)
+        if est is None:
             return 0.0, 0.0
-        b = self.b
-        weapon = attacker.weapon_for(p)
-        bonus = sum(m.value for m in b.ruleset.attack_modifiers(attacker, p, weapon))
-        defense = b.ruleset.defense(self.me, p.attack.vs) + b.modifier(self.me, p.attack.vs)
-        chance = min(0.95, max(0.05, (21 - (defense - bonus)) / 20))
-        crit = 0.05
-        expr = damage_expr(b, attacker, p.hit.damage, weapon)
-        crit_dmg = expr.max() if b.ruleset.maximize_crit_damage else expr.mean() * 2
-        need = max(1, self.hp_eff) * (2 if b.has(attacker, "weakened") else 1)
-        exp = (chance - crit) * expr.mean() + crit * crit_dmg
-        drop = (chance - crit) * expr.prob_at_least(need) + crit * (crit_dmg >= need)
-        return exp, drop
+        need = max(1, self.hp_eff) * (2 if self.b.has(attacker, "weakened") else 1)
+        drop = (est.hit - est.crit) * est.damage.prob_at_least(need) + est.crit * (
+            est.crit_damage >= need
+        )
+        return est.expected, drop
 
     def hit_at(
         self, p: Power, t: Combatant, at: Square, origin: Square | None = None
@@ -305,7 +290,7 @@ class Context:
                 need *= 2
             if t.creature.insubstantial or "insubstantial" in self.conditions_of(t):
                 need *= 2
-            crit_dmg = expr.max() if self.b.ruleset.maximize_crit_damage else expr.mean() * 2
+            crit_dmg = self.crit_damage(p, t)
             drop = (pv.hit - pv.crit) * expr.prob_at_least(need) + pv.crit * (crit_dmg >= need)
         w = self.w
         if ally:
@@ -319,6 +304,17 @@ class Context:
                 + w.condition * condition_value(self, p, t, pv.hit)
             )
         return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
+
+    def crit_damage(self, p: Power, t: Combatant) -> float:
+        """The ruleset's mean damage of a critical hit of my `p` on `t` (memoized)."""
+        key = ("crit", p.id, t.id)
+        hit = self.memo.get(key)
+        if isinstance(hit, float):
+            return hit
+        est = estimate(self.b, self.me, t, p)
+        value = float(est.crit_damage) if est is not None else 0.0
+        self.memo[key] = value
+        return value
 
     def conditions_of(self, c: Combatant) -> set[str]:
         """`Battle.conditions`, once per creature per decision."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.battle import Battle
+from engine.content.checks import threat_low
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
@@ -175,7 +176,7 @@ def setup(
 
     vs = power.attack.vs
     defense = defense_value(battle, target, vs, attacker, kind, a_sq, touch=power.attack.touch)
-    crit_low = power.crit_range or (weapon.crit_range if weapon else 20)
+    crit_low = threat_low(power, weapon)
     cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
     cdg = cdg and battle.ruleset.coup_de_grace_crits
     return AttackSetup(

@@ -11,15 +11,24 @@ import itertools
 
 import pytest
 from ai_fixtures import DEF, SLAM
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from random_fights import load_fight, mid_fight
 from skirmish_helpers import BASIC_MELEE, FIGHTER, Builder, mon, pc
 
+from ai.distances import DistanceCache
 from ai.plan import budget
+from ai.roles import weights_for
+from ai.scoring import Context
 from ai.tactical import TacticalPolicy
 from engine.actions import Impossible, UsePower
+from engine.attacks import preview, setup
 from engine.content.loader import load_encounter
 from engine.content.schema import Power
 from engine.encounter import Encounter
+from engine.estimates import estimate
 from engine.refusals import Refusal
+from engine.state import Combatant
 
 SEQUENCES = {
     "move": ("move",),
@@ -139,3 +148,62 @@ def test_F_TRN_1_ai_reads_the_refusal_code_not_its_text(
     planner = TacticalPolicy().planner
     assert planner.decide(enc, c, extra_standard=1).kind == "attack"
     assert planner.decide(enc, c).kind != "attack"
+
+
+def _situation_free(enc: Encounter, a: Combatant, t: Combatant, p: Power) -> bool:
+    """Is the engine's attack setup of `a`'s `p` on `t`, where they stand, nothing but the base
+    attack modifiers against the target's defense, with no mitigation of the damage?"""
+    b = enc.battle
+    weapon = a.weapon_for(p)
+    s = setup(b, a, t, p, weapon)
+    base = tuple(b.ruleset.attack_modifiers(a, p, weapon))
+    hit = p.hit.damage if p.hit is not None else None
+    return (
+        s.modifiers == base
+        and not s.coup_de_grace
+        and not b.has(a, "weakened")
+        and not b.has(t, "insubstantial")
+        and not (p.miss is not None and p.miss.half_damage)
+        and not (hit is not None and hit.types)
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    map_seed=st.integers(0, 2**32 - 1),
+    n=st.integers(3, 7),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 30),
+    ruleset=st.sampled_from(["ffd20", "4srd", "d20srd"]),
+)
+def test_F_ATK_6_D_8_ai_odds_are_the_rulesets(
+    map_seed: int, n: int, seed: int, steps: int, ruleset: str
+) -> None:
+    """F-ATK-3..8, D-5, D-8: the AI's situation-free odds (`engine.estimates.estimate`, read by
+    `Context.quick_attack` and `Context.danger`) are the engine's: wherever the engine's own
+    preview has no situational modifier, its chance to hit, to crit and its expected damage
+    are the estimate's, threat ranges and confirmation rolls included (the AI used to say
+    `(21 - need) / 20` with critical hits fixed at 5%)."""
+    loaded = load_fight(map_seed, n)
+    enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+    if enc is None:
+        return
+    c = enc.current
+    assert c is not None
+    b = enc.battle
+    ctx = Context(enc, c, weights_for(c), DistanceCache(), {})
+    for a in b.combatants.values():
+        for p in a.powers:
+            if not a.standing or p.attack is None or p.kind not in ("melee", "ranged"):
+                continue
+            est = estimate(b, a, c, p)
+            if est is None:
+                continue
+            if a.side != c.side:  # what an opportunity attack on me is worth to the AI
+                exp, _ = ctx.quick_attack(a, p)
+                assert exp == est.expected
+            if _situation_free(enc, a, c, p):
+                pv = preview(b, a, c, p)
+                assert pv is not None
+                assert (est.hit, est.crit) == (pv.hit, pv.crit)
+                assert est.expected == pytest.approx(pv.expected_damage)
