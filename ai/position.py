@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
+from engine.flanking import Side, side_of
 from engine.grid import (
     BattleMap,
     Obscured,
@@ -34,9 +35,10 @@ COVER_SHARE = {"none": 1.0, "cover": 0.75, "superior": 0.45, "blocked": 0.0}
 HOLD_NEAR = 8
 """A chokepoint is worth holding when an enemy is this close (squares)."""
 
-Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int]
+Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, frozenset[Side]]
 """An enemy as `square_value` reads it: (creature, x, y, size, reach, speed + reach, melee
-danger, ranged danger share, range, 1 if it threatens an ally)."""
+danger, ranged danger share, range, 1 if it threatens an ally, the sides of it from which I
+would flank it: `engine.flanking.flank_sides`)."""
 
 
 # --- per-map geometry -----------------------------------------------------------------------
@@ -106,7 +108,6 @@ def prepare_foes(ctx: Context) -> list[Foe]:
     """The enemies as `square_value` reads them, once per decision (and the allies' part)."""
     b = ctx.b
     ally_sq = {sq for a in ctx.allies for sq in b.squares(a)}
-    ctx.flankers = {sq for a in ctx.allies if a.size == 1 and b.can_react(a) for sq in b.squares(a)}
     ctx.ally_pos = [a.pos for a in ctx.allies]
     foes = []
     for e in ctx.enemies:
@@ -128,6 +129,7 @@ def prepare_foes(ctx: Context) -> list[Foe]:
                 0.6 * d.ranged,
                 d.rng,
                 1 if threatens_ally else 0,
+                ctx.flank_sides(e),
             )
         )
     ctx.foes = foes
@@ -145,15 +147,14 @@ def square_value(ctx: Context, sq: Square) -> float:
     b = ctx.b
     me = ctx.me
     me_small = me.size == 1
-    flankers = ctx.flankers
-    can_flank = not b.flag(me, "no_reactions")
+    can_flank = b.can_react(me)
     x, y = sq
     exposure = 0.0
     engaged = guard = 0
     flank = 0.0
     nearest = 99
     a_sq = (sq,) if me_small else footprint(sq, me.size)
-    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards in foes:
+    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards, sides in foes:
         if me_small and es == 1:
             dx = ex - x if ex > x else x - ex
             dy = ey - y if ey > y else y - ey
@@ -167,14 +168,8 @@ def square_value(ctx: Context, sq: Square) -> float:
             m = melee
             engaged += 1
             guard += guards
-            if (
-                gap == 1
-                and can_flank
-                and es == 1
-                and me_small
-                and (2 * ex - x, 2 * ey - y) in flankers
-            ):
-                flank += 1.0
+            if gap == 1 and can_flank and sides and side_of(sq, me.size, (ex, ey), es) in sides:
+                flank += 1.0  # flanking it (F-MOD-1), as the engine reckons it
         elif melee and gap <= sr:
             m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
         r = 0.0

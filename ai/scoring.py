@@ -26,6 +26,7 @@ from engine.content.schema import Power
 from engine.dice import DiceExpr
 from engine.encounter import Encounter
 from engine.estimates import estimate
+from engine.flanking import Side, flank_sides, flanking
 from engine.grid import (
     concealment,
     cover,
@@ -39,18 +40,6 @@ from engine.rulesets import Ruleset
 from engine.state import Combatant
 
 Square = tuple[int, int]
-
-
-def _side_of(pos: Square, size: int, target: Combatant) -> tuple[int, int]:
-    """Which side of `target`'s space a creature at `pos` stands on (-1, 0, +1 per axis),
-    as `engine.attacks` reckons it for flanking."""
-    tx, ty = target.pos
-    n = target.size
-    cx0, cy0 = pos
-    cx1, cy1 = cx0 + size - 1, cy0 + size - 1
-    sx = -1 if cx1 < tx else (1 if cx0 >= tx + n else 0)
-    sy = -1 if cy1 < ty else (1 if cy0 >= ty + n else 0)
-    return sx, sy
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +113,6 @@ class Context:
         """The enemies as `ai.position.square_value` reads them (filled on first use)."""
         self.support: list[tuple[tuple[Square, ...], int, float]] = []
         """Allies out of reach of a heal it could give (`ai.utility.heals_out_of_reach`)."""
-        self.flankers: set[Square] = set()
         self.ally_pos: list[Square] = []
         self._exprs: dict[str, DiceExpr | None] = {}
         self._dangers = danger_cache
@@ -155,11 +143,7 @@ class Context:
         self._enemy_pos = [e.pos for e in self.enemies]
         self._gaps: dict[Square, int] = {}
         self._near_enemies: list[Square] | None = None
-        self._can_flank_me = b.can_react(me)
-        self._flank_allies = [
-            a for a in self.allies if b.can_react(a) and not b.flag(a, "cant_see")
-        ]
-        self._flank_sides: dict[str, set[tuple[int, int]]] = {}
+        self._flank_sides: dict[str, frozenset[Side]] = {}
         self._capped: dict[tuple[Square, int], int] = {}
         self._eligible: dict[tuple[str, str], bool] = {}
         self.memo: dict[object, object] = {}
@@ -419,26 +403,18 @@ class Context:
         self.memo[key] = out
         return out
 
-    def flanks(self, at: Square, t: Combatant) -> bool:
-        """`engine.attacks.flanking(at=...)`, with the allies' part worked out once per
-        decision: which allies can flank (standing, able to react, able to see) and on which
-        side of each target they stand. Exact for every size (same side rule)."""
-        if not self._can_flank_me:
-            return False
+    def flank_sides(self, t: Combatant) -> frozenset[Side]:
+        """`engine.flanking.flank_sides` for `t`, once per decision."""
         sides = self._flank_sides.get(t.id)
         if sides is None:
-            sides = set()
-            t_sq = self.b.squares(t)
-            for a in self._flank_allies:
-                if distance(self.b.squares(a), t_sq) == 1:
-                    sides.add(_side_of(a.pos, a.size, t))
-            self._flank_sides[t.id] = sides
-        if not sides:
-            return False
-        if distance(footprint(at, self.me.size), self.b.squares(t)) != 1:
-            return False
-        sx, sy = _side_of(at, self.me.size, t)
-        return (-sx, -sy) in sides
+            sides = self._flank_sides[t.id] = flank_sides(self.b, self.me, t)
+        return sides
+
+    def flanks(self, at: Square, t: Combatant) -> bool:
+        """`engine.flanking.flanking(at=...)`, with the allies' part (`flank_sides`) worked
+        out once per decision."""
+        sides = self.flank_sides(t)
+        return bool(sides) and flanking(self.b, self.me, t, at, sides)
 
     def in_reach(self, p: Power, t: Combatant, at: Square) -> bool:
         """Could I use single-target power `p` on `t` standing at `at` (range and effect)?"""
