@@ -21,7 +21,7 @@ submits.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.grid import (
@@ -170,7 +170,7 @@ def routes(
     blocked: frozenset[Square] | set[Square],
     occupied: frozenset[Square] | set[Square],
     threat_mask: Mapping[Square, int],
-    oa_cost: list[float],
+    oa_cost: Sequence[float],
 ) -> dict[Square, Route]:
     """For each square a Medium (or Small) mover can end on within `budget`, the route whose
     provoked opportunity attacks cost least (`oa_cost[i]` for bit i), cheapest among those.
@@ -271,7 +271,7 @@ def _plain_routes(
     }
 
 
-def _mask_cost(mask: int, oa_cost: list[float]) -> float:
+def _mask_cost(mask: int, oa_cost: Sequence[float]) -> float:
     total = 0.0
     i = 0
     while mask:

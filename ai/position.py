@@ -3,7 +3,7 @@
 `square_value` is `Context.value`: minus the exposure (what the enemies that can reach the
 square could deal next round), plus the role's terms (`ai.roles`): enemies engaged, allies
 guarded, flanks set up for allies, concealment, and for soldiers a chokepoint held. It reads
-the per-decision facts of `ai.scoring.Context` and memoizes there. The areas of bursts and
+the decision's facts (`ai.facts`) and memoizes in its caches (`ai.caches`). The areas of bursts and
 blasts and the map's chokepoints never change for a map, so they are memoized per map here.
 """
 
@@ -105,12 +105,11 @@ def chokepoints(bmap: BattleMap) -> frozenset[Square]:
 
 # --- the worth of a square ------------------------------------------------------------------
 def prepare_foes(ctx: Context) -> list[Foe]:
-    """The enemies as `square_value` reads them, once per decision (and the allies' part)."""
-    b = ctx.b
-    ally_sq = {sq for a in ctx.allies for sq in b.squares(a)}
-    ctx.ally_pos = [a.pos for a in ctx.allies]
+    """The enemies as `square_value` reads them, once per decision."""
+    b = ctx.f.b
+    ally_sq = {sq for a in ctx.f.allies for sq in b.squares(a)}
     foes = []
-    for e in ctx.enemies:
+    for e in ctx.f.enemies:
         d = ctx.danger(e)
         e_sq = b.squares(e)
         reach = d.reach
@@ -132,7 +131,7 @@ def prepare_foes(ctx: Context) -> list[Foe]:
                 ctx.flank_sides(e),
             )
         )
-    ctx.foes = foes
+    ctx.c.foes = foes
     return foes
 
 
@@ -142,10 +141,10 @@ def square_value(ctx: Context, sq: Square) -> float:
     70% if they must walk, 60% for ranged attacks, less behind cover from the shooter; less
     in obscured squares and among allies), plus the role's terms for enemies engaged, allies
     guarded, concealment, flanking set up for allies and a chokepoint held."""
-    foes = ctx.foes if ctx.foes is not None else prepare_foes(ctx)
-    w = ctx.w
-    b = ctx.b
-    me = ctx.me
+    foes = ctx.c.foes if ctx.c.foes is not None else prepare_foes(ctx)
+    w = ctx.f.w
+    b = ctx.f.b
+    me = ctx.f.me
     me_small = me.size == 1
     can_flank = b.can_react(me)
     x, y = sq
@@ -175,10 +174,10 @@ def square_value(ctx: Context, sq: Square) -> float:
         r = 0.0
         if ranged and gap <= rng and m < ranged:
             # Cover from the shooter where it stands (terrain; memoized by the map).
-            level = cover(ctx.bmap, b.squares(e), a_sq, count_creatures=False)
+            level = cover(ctx.f.bmap, b.squares(e), a_sq, count_creatures=False)
             r = ranged * COVER_SHARE[level]
         exposure += m if m > r else r
-    obscured = ctx.bmap.cells[y * ctx.bmap.width + x].obscured
+    obscured = ctx.f.bmap.cells[y * ctx.f.bmap.width + x].obscured
     hidden = obscured is not Obscured.NONE
     if hidden:
         exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
@@ -186,7 +185,7 @@ def square_value(ctx: Context, sq: Square) -> float:
         # Allies close by share the enemies' attacks (and can answer them): a creature
         # alone in front takes them all.
         near = 0
-        for ax, ay in ctx.ally_pos:
+        for ax, ay in ctx.f.ally_pos:
             if max(abs(ax - x), abs(ay - y)) <= 2:
                 near += 1
         exposure /= 1.0 + 0.35 * min(near, 3)
@@ -197,9 +196,9 @@ def square_value(ctx: Context, sq: Square) -> float:
         + w.flank * flank
         + (w.concealment if hidden else 0.0)
     )
-    if ctx.support:
+    if ctx.c.support:
         # In range of a hurt ally it can heal once there (with the minor action left).
-        v += max((h for t_sq, rng, h in ctx.support if distance(a_sq, t_sq) <= rng), default=0.0)
-    if w.hold and nearest <= HOLD_NEAR and ctx.allies and sq in chokepoints(ctx.bmap):
+        v += max((h for t_sq, rng, h in ctx.c.support if distance(a_sq, t_sq) <= rng), default=0.0)
+    if w.hold and nearest <= HOLD_NEAR and ctx.f.allies and sq in chokepoints(ctx.f.bmap):
         v += w.hold  # soldiers hold a doorway or a bridge: the enemies must come through
     return v

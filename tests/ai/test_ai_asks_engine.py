@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from random_fights import load_fight, mid_fight
 from skirmish_helpers import BASIC_MELEE, FIGHTER, Builder, mon, pc
 
-from ai.distances import DistanceCache
+from ai.memory import SideMemory
 from ai.plan import budget
 from ai.roles import weights_for
 from ai.scoring import Context
@@ -191,7 +191,7 @@ def test_F_ATK_6_D_8_ai_odds_are_the_rulesets(
     c = enc.current
     assert c is not None
     b = enc.battle
-    ctx = Context(enc, c, weights_for(c), DistanceCache(), {})
+    ctx = Context(enc, c, weights_for(c), SideMemory())
     for a in b.combatants.values():
         for p in a.powers:
             if not a.standing or p.attack is None or p.kind not in ("melee", "ranged"):

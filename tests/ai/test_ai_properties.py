@@ -99,33 +99,41 @@ def test_policies_never_submit_illegal_actions_nor_change_state(
 def test_shared_previews_equal_the_engines(
     map_seed: int, n: int, seed: int, steps: int, ruleset: str
 ) -> None:
-    """The AI shares one preview among squares with the same flanking, cover, concealment and
-    adjacency: each shared value must be what the engine's preview(at=square) says there."""
+    """F-MOD-1, F-MOD-5..9: the AI shares one preview among the squares with the same
+    `ai.previews.preview_key`; each shared value must be what the engine's preview(at=square)
+    says there, for every creature as the one deciding, Large ones included."""
+    from ai.memory import SideMemory
+    from ai.previews import hit_at
     from ai.roles import weights_for
     from ai.scoring import Context
-    from engine.attacks import flanking, preview
+    from engine.attacks import preview
+    from engine.flanking import flanking
+    from engine.grid import entry_costs, footprint
 
     loaded = load_fight(map_seed, n)
     enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
     if enc is None:
         return
-    c = enc.current
-    assert c is not None
-    pol = TacticalPolicy()
     b = enc.battle
-    ctx = Context(enc, c, weights_for(c), pol.dcache, {})
     rng = random.Random(seed)
-    squares = [sq for sq in b.map._entry_cost if ctx.occ.at(sq) in (None, c.id)]
-    for p in c.powers:
-        if p.attack is None:
-            continue
-        for t in ctx.enemies:
-            for sq in rng.sample(squares, min(12, len(squares))):
-                if c.size > 1:
-                    continue
-                assert ctx.flanks(sq, t) == flanking(b, c, t, sq)
-                origin = t.pos if p.kind == "area" else None
-                hit = ctx.hit_at(p, t, sq, origin)
-                pv = preview(b, c, t, p, (origin,) if origin else None, at=sq)
-                assert hit is not None and pv is not None
-                assert hit.hit == pv.hit and hit.expected == pv.expected_damage
+    walkable = entry_costs(b.map)
+    for c in [c for c in b.combatants.values() if c.standing]:
+        ctx = Context(enc, c, weights_for(c), SideMemory())
+        occ = ctx.f.occ
+        squares = [
+            sq
+            for sq in sorted(walkable)
+            if all(s in walkable and occ.at(s) in (None, c.id) for s in footprint(sq, c.size))
+        ]
+        for p in c.powers:
+            if p.attack is None:
+                continue
+            for t in ctx.f.enemies:
+                for sq in rng.sample(squares, min(12, len(squares))):
+                    assert ctx.flanks(sq, t) == flanking(b, c, t, sq)
+                    origin = t.pos if p.kind == "area" else None
+                    hit = hit_at(ctx, p, t, sq, origin)
+                    pv = preview(b, c, t, p, (origin,) if origin else None, at=sq)
+                    assert hit is not None and pv is not None
+                    assert (hit.hit, hit.expected) == (pv.hit, pv.expected_damage), (c.id, sq)
+                    assert hit.flank == pv.setup.flanking
