@@ -84,36 +84,50 @@ class DistanceCache:
 
     Caps come in steps of 8, and a map searched with a larger cap serves every smaller one,
     so the creatures of a side share one map per enemy however far each of them stands.
+    Each map is tagged with when it was searched (the fight's record count): `rollback`
+    forgets the maps searched after a point an undo went back to, so that what a decision
+    finds here depends only on the fight up to now.
     """
 
     STEP = 8
 
     def __init__(self, limit: int = 96) -> None:
-        self._maps: dict[tuple[Square, int], tuple[int, dict[Square, int]]] = {}
+        self._maps: dict[tuple[Square, int], list[tuple[int, int, dict[Square, int]]]] = {}
         self._bmap: BattleMap | None = None
         self._limit = limit
         self.computed = 0
         """How many maps were searched (for tests and the benchmark)."""
 
-    def get(self, bmap: BattleMap, pos: Square, size: int, cap: int) -> dict[Square, int]:
+    def get(
+        self, bmap: BattleMap, pos: Square, size: int, cap: int, tag: int = 0
+    ) -> dict[Square, int]:
         """Square -> walking cost into the creature at `pos`, for every square within `cap`
-        (and possibly more)."""
+        (and possibly more). `tag`: the fight's record count now."""
         if self._bmap is not bmap:
             self._maps.clear()
             self._bmap = bmap
         key = (pos, size)
-        hit = self._maps.get(key)
-        if hit is not None and hit[0] >= cap:
-            return hit[1]
-        if len(self._maps) >= self._limit:
+        versions = self._maps.get(key)
+        if versions and versions[-1][1] >= cap:
+            return versions[-1][2]
+        if versions is None and len(self._maps) >= self._limit:
             self._maps.clear()
         cap = -(-cap // self.STEP) * self.STEP
         x, y = pos
         sources = [(x + i, y + j) for j in range(size) for i in range(size)]
         dm = distance_map(bmap, sources, cap)
-        self._maps[key] = (cap, dm)
+        self._maps.setdefault(key, []).append((tag, cap, dm))
         self.computed += 1
         return dm
+
+    def rollback(self, tag: int) -> None:
+        """Forget the maps searched after record count `tag` (an undo went back there)."""
+        for key in list(self._maps):
+            versions = self._maps[key]
+            while versions and versions[-1][0] > tag:
+                versions.pop()
+            if not versions:
+                del self._maps[key]
 
 
 _Label = tuple[int, float, int, Square, int]

@@ -245,7 +245,8 @@ def far_path(ctx: Context, goal: Combatant) -> list[Square] | None:
     me = f.me
     key = (me.id, goal.id, goal.pos)
     paths = ctx.side.paths
-    cached = paths.get(key)
+    kept = paths.get(key)
+    cached = kept[1] if kept is not None else None
     if cached is not None and me.pos in cached:
         return cached[cached.index(me.pos) :]
     ring = threatened_squares(f.bmap, goal.pos, goal.size, 1)
@@ -254,5 +255,5 @@ def far_path(ctx: Context, goal: Combatant) -> list[Square] | None:
     if path is not None:
         if len(paths) > 256:
             paths.clear()
-        paths[key] = path
+        paths[key] = (ctx.side.tag, path)
     return path

@@ -30,7 +30,6 @@ from ai.turn import Habits, Turn
 from ai.utility import Utility, heals_out_of_reach, utilities
 from engine.encounter import Encounter
 from engine.grid import Terrain
-from engine.progress import fight_point
 from engine.state import Combatant
 
 __all__ = ["MAX_CANDIDATES", "TOP_K", "Planner"]
@@ -56,15 +55,14 @@ class Planner:
 
     def begin(self, enc: Encounter, c: Combatant) -> bool:
         """Note a decision of `c` now; True if it is the first of its turn."""
-        return self.memory.begin(c.id, fight_point(enc), c.pos)
+        return self.memory.begin(enc, c.id, c.pos)
 
     def note_first(self, enc: Encounter, c: Combatant, option: Option) -> None:
         """What the first decision of `c`'s turn did: turns in a row with nothing attacked
         make it bolder (`ai.moving`): two sides that each wait out of the other's reach would
         otherwise never meet."""
-        memo = self.memory.now(c.id, enc.battle.turn_counter)
-        if memo is not None:
-            memo.acted = option.kind in ("attack", "full_attack", "utility")
+        acted = option.kind in ("attack", "full_attack", "utility")
+        self.memory.note(c.id, enc.battle.turn_counter, "acted", acted)
 
     # --- deciding ------------------------------------------------------------------------
     def decide(
@@ -78,7 +76,7 @@ class Planner:
         """The best turn for `c` from here. `extra_standard`: as if an action point were
         spent; `moves_only`: the first move of two found nothing to attack; `extras`: weigh
         the minor actions (sustains, attackless powers) that come before the rest."""
-        self.memory.sync(fight_point(enc))
+        self.memory.sync(enc)
         ctx = Context(enc, c, weights_for(c), self.memory)
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
@@ -96,9 +94,8 @@ class Planner:
         best.extras = pre
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
             second_move(turn, best)
-        memo = self.memory.now(c.id, enc.battle.turn_counter)
-        if memo is not None and best.kind in ("move", "stay") and best.goal is not None:
-            memo.goal = best.goal
+        if best.kind in ("move", "stay") and best.goal is not None:
+            self.memory.note(c.id, enc.battle.turn_counter, "goal", best.goal)
         return best
 
     def _before(
@@ -183,7 +180,5 @@ class Planner:
             fleeing = True
         elif c.hp >= (3 * c.max_hp) // 4:
             fleeing = False
-        memo = self.memory.now(c.id, enc.battle.turn_counter)
-        if memo is not None:
-            memo.fleeing = fleeing
+        self.memory.note(c.id, enc.battle.turn_counter, "fleeing", fleeing)
         return fleeing

@@ -94,12 +94,14 @@ class Context:
         f = self.f
         key = (e.id, f.me.side, f.b.round)
         table = self.side.dangers
-        hit = table.get(key)
-        if hit is None:
+        kept = table.get(key)
+        if kept is None:
             hit = self._danger(e)
             if len(table) > 4096:
                 table.clear()
-            table[key] = hit
+            table[key] = (self.side.tag, hit)
+        else:
+            hit = kept[1]
         self.c.dangers[e.id] = hit
         return hit
 
@@ -334,7 +336,7 @@ class Context:
     # --- squares -------------------------------------------------------------------------
     def dist_map(self, e: Combatant, cap: int) -> dict[Square, int]:
         """Walking distance into `e` from every square within `cap` (shared by the side)."""
-        return self.side.dcache.get(self.f.bmap, e.pos, e.size, cap)
+        return self.side.dcache.get(self.f.bmap, e.pos, e.size, cap, self.side.tag)
 
     def value(self, sq: Square) -> float:
         """Worth of ending the turn on `sq` (`ai.position.square_value`)."""

@@ -78,9 +78,10 @@ class _Plan:
     end: Square | None = None
     """Where the plan leaves the creature."""
     records: int = -1
-    """Actions recorded when it returned its last action: the plan goes on only if that
-    action, and nothing else, was applied since (an undo or a refused action means the
-    picture changed: plan again)."""
+    """Actions recorded when it returned its last action (`last`): the plan goes on only if
+    that action, and nothing else, was applied since (an undo, another action or a refusal
+    means the picture changed: plan again)."""
+    last: Action | None = None
 
 
 class TacticalPolicy:
@@ -143,7 +144,7 @@ class TacticalPolicy:
         key = (pt.fight, c.id, pt.turn)
         first = self.planner.begin(enc, c)
         plan = self._plan
-        live = not first and plan is not None and plan.key == key and plan.records + 1 == pt.records
+        live = not first and plan is not None and self._went_on(enc, plan, key)
         act = self._follow(enc, c, plan) if live and plan is not None else None
         option: Option | None = None
         if act is None:
@@ -159,11 +160,17 @@ class TacticalPolicy:
                 plan.replan_after = False
                 plan.point_checked = True
         assert plan is not None
-        plan.records = pt.records
+        plan.records, plan.last = pt.records, act
         if not first or option is None:
             return Choice(act)
         ms = (time.perf_counter() - t0) * 1000
         return Choice(act, self._decision(enc.battle, c, option, ms))
+
+    @staticmethod
+    def _went_on(enc: Encounter, plan: _Plan, key: tuple[FightKey, str, int]) -> bool:
+        """Was the plan's last action, and nothing else, applied since it was returned?"""
+        recs = enc.records
+        return plan.key == key and plan.records + 1 == len(recs) and recs[-1].action == plan.last
 
     @staticmethod
     def _moves_only(c: Combatant, plan: _Plan) -> bool:
