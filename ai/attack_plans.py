@@ -10,7 +10,7 @@ cheaply; `Option`s are built for the best few only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ai.candidates import attack_options
 from ai.distances import Route
@@ -27,8 +27,7 @@ MAX_CANDIDATES = 5
 """Options kept per kind of turn (and candidates logged with a decision)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     """One way to attack, scored as a turn (before an `Option` is built for it)."""
 
     score: float

@@ -99,10 +99,12 @@ class SideMemory:
             self._notes.clear()
             self.dangers.clear()
             self.paths.clear()
-        common = _common(self.seen, enc.records)
+        records = enc.records
+        common = _common(self.seen, records)
         if common < len(self.seen):
             self._forget_after(common)
-        self.seen = list(enc.records)
+            del self.seen[common:]
+        self.seen.extend(records[common:])
 
     def _forget_after(self, tag: int) -> None:
         self.dcache.rollback(tag)

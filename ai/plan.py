@@ -18,7 +18,7 @@ from engine.actions import Action
 from engine.battle import Battle
 from engine.content.schema import Power
 from engine.state import Combatant
-from engine.turn_budget import can_spend
+from engine.turn_budget import turn_budget
 
 Square = tuple[int, int]
 
@@ -74,8 +74,10 @@ def budget(b: Battle, c: Combatant, extra_standard: int = 0, more: tuple[str, ..
     `more`: as if these actions were spent too), as the engine's action budget says
     (`engine.turn_budget`)."""
 
+    left = turn_budget(b, c, spent_also=more, extra_standard=extra_standard)
+
     def can(*kinds: str) -> bool:
-        return can_spend(b, c, kinds, spent_also=more, extra_standard=extra_standard)
+        return left.allows(kinds)
 
     return Budget(
         move=can("move"),

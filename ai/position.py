@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
-from engine.flanking import Side, side_of
+from engine.flanking import side_of
 from engine.grid import (
     BattleMap,
     Obscured,
@@ -35,10 +35,9 @@ COVER_SHARE = {"none": 1.0, "cover": 0.75, "superior": 0.45, "blocked": 0.0}
 HOLD_NEAR = 8
 """A chokepoint is worth holding when an enemy is this close (squares)."""
 
-Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, frozenset[Side]]
+Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int]
 """An enemy as `square_value` reads it: (creature, x, y, size, reach, speed + reach, melee
-danger, ranged danger share, range, 1 if it threatens an ally, the sides of it from which I
-would flank it: `engine.flanking.flank_sides`)."""
+danger, ranged danger share, range, 1 if it threatens an ally)."""
 
 
 # --- per-map geometry -----------------------------------------------------------------------
@@ -128,11 +127,16 @@ def prepare_foes(ctx: Context) -> list[Foe]:
                 0.6 * d.ranged,
                 d.rng,
                 1 if threatens_ally else 0,
-                ctx.flank_sides(e),
             )
         )
     ctx.c.foes = foes
     return foes
+
+
+def _flanking_it(ctx: Context, sq: Square, e: Combatant) -> bool:
+    """Would I flank `e` from `sq` (F-MOD-1, as the engine reckons it: `flank_sides`)?"""
+    sides = ctx.flank_sides(e)
+    return bool(sides) and side_of(sq, ctx.f.me.size, e.pos, e.size) in sides
 
 
 def square_value(ctx: Context, sq: Square) -> float:
@@ -153,7 +157,7 @@ def square_value(ctx: Context, sq: Square) -> float:
     flank = 0.0
     nearest = 99
     a_sq = (sq,) if me_small else footprint(sq, me.size)
-    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards, sides in foes:
+    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards in foes:
         if me_small and es == 1:
             dx = ex - x if ex > x else x - ex
             dy = ey - y if ey > y else y - ey
@@ -167,8 +171,8 @@ def square_value(ctx: Context, sq: Square) -> float:
             m = melee
             engaged += 1
             guard += guards
-            if gap == 1 and can_flank and sides and side_of(sq, me.size, (ex, ey), es) in sides:
-                flank += 1.0  # flanking it (F-MOD-1), as the engine reckons it
+            if gap == 1 and can_flank and _flanking_it(ctx, sq, e):
+                flank += 1.0
         elif melee and gap <= sr:
             m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
         r = 0.0

@@ -28,7 +28,7 @@ from engine.attacks import AttackPreview, damage_expr
 from engine.content.schema import Power
 from engine.dice import DiceExpr
 from engine.encounter import Encounter
-from engine.estimates import estimate
+from engine.estimates import attack_base, estimate
 from engine.flanking import Side, flank_sides, flanking
 from engine.grid import distance, footprint, line_of_effect
 from engine.powers import eligible, power_range
@@ -115,12 +115,16 @@ class Context:
                 continue
             if p.kind not in ("melee", "ranged", "area", "close"):
                 continue
+            base = attack_base(b, e, p)
+            if base is None:
+                continue
             vs = p.attack.vs
             # The ruleset's odds and damage on each of my side, at its bare defense.
-            ests = [estimate(b, e, t, p, defense=b.ruleset.defense(t, vs)) for t in team]
-            if ests[0] is None:
-                continue
-            exp = sum(x.expected for x in ests if x is not None) / len(team)
+            total = 0.0
+            for t in team:
+                est = estimate(b, e, t, p, defense=b.ruleset.defense(t, vs), base=base)
+                total += est.expected if est is not None else 0.0
+            exp = total / len(team)
             if p.kind in ("melee", "close"):
                 melee = max(melee, exp)
             else:
@@ -209,12 +213,18 @@ class Context:
         return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
 
     def crit_damage(self, p: Power, t: Combatant) -> float:
-        """The ruleset's mean damage of a critical hit of my `p` on `t`."""
+        """The ruleset's mean damage of a critical hit of my `p` on `t` (`damage_means`)."""
         key = (p.id, t.id)
         hit = self.c.crit.get(key)
         if hit is None:
-            est = estimate(self.f.b, self.f.me, t, p)
-            hit = self.c.crit[key] = float(est.crit_damage) if est is not None else 0.0
+            f = self.f
+            expr = self.expr(p)
+            means = (
+                f.b.ruleset.damage_means(f.b, f.me, t, p, f.me.weapon_for(p), expr)
+                if expr is not None
+                else (0.0, 0.0)
+            )
+            hit = self.c.crit[key] = float(means[1])
         return hit
 
     def conditions_of(self, c: Combatant) -> set[str]:

@@ -177,7 +177,7 @@ class Encounter:
     def can_spend(self, kind: str) -> bool:
         """F-TRN-1/4 and dazed: is an action of `kind` still available this turn?"""
         c = self.current
-        return c is not None and turn_budget.can_spend(self.battle, c, (kind,))
+        return c is not None and turn_budget.can_spend_one(self.battle, c, kind)
 
     def power_refusals(self) -> list[tuple[Power, Impossible | None]]:
         """Each power of the current creature with the refusal (`code`, `reason`) that

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from engine.attacks import AttackSetup, damage_expr, defense_value
 from engine.battle import Battle
 from engine.content.checks import threat_low
-from engine.content.schema import Power
+from engine.content.schema import Power, Weapon
 from engine.dice import DiceExpr
+from engine.events import Mod
 from engine.state import Combatant
 
 
@@ -41,6 +42,29 @@ class Estimate:
         return (self.hit - self.crit) * self.hit_damage + self.crit * self.crit_damage
 
 
+@dataclass(frozen=True, slots=True)
+class AttackBase:
+    """The attacker's side of `estimate`, the same whoever the target (worked out once when
+    one attack is estimated against several targets)."""
+
+    weapon: Weapon | None
+    modifiers: tuple[Mod, ...]
+    """The base attack modifiers (F-ATK-2)."""
+    threat_low: int
+    damage: DiceExpr
+
+
+def attack_base(battle: Battle, attacker: Combatant, power: Power) -> AttackBase | None:
+    """`attacker`'s `power` before a target is known; None when it has no attack roll or
+    deals no damage."""
+    if power.attack is None or power.hit is None or power.hit.damage is None:
+        return None
+    weapon = attacker.weapon_for(power)
+    mods = tuple(battle.ruleset.attack_modifiers(attacker, power, weapon))
+    expr = damage_expr(battle, attacker, power.hit.damage, weapon)
+    return AttackBase(weapon, mods, threat_low(power, weapon), expr)
+
+
 def estimate(
     battle: Battle,
     attacker: Combatant,
@@ -48,22 +72,26 @@ def estimate(
     power: Power,
     *,
     defense: int | None = None,
+    base: AttackBase | None = None,
 ) -> Estimate | None:
     """`attacker`'s `power` on `target` with no situation (see the module docstring); None
     when it has no attack roll or deals no damage. `defense`: the number to beat (default:
     the target's defense as the attack would meet it: effects, flat-footed, prone,
-    unconscious, touch; F-DEF-6, D-3, D-4)."""
-    if power.attack is None or power.hit is None or power.hit.damage is None:
+    unconscious, touch; F-DEF-6, D-3, D-4). `base`: `attack_base(...)`, if already known."""
+    if base is None:
+        base = attack_base(battle, attacker, power)
+    if base is None or power.attack is None:
         return None
     rs = battle.ruleset
-    weapon = attacker.weapon_for(power)
-    vs = power.attack.vs
     if defense is None:
         touch = power.attack.touch
-        defense = defense_value(battle, target, vs, attacker, power.kind, touch=touch)
-    mods = tuple(rs.attack_modifiers(attacker, power, weapon))
-    s = AttackSetup(mods, defense, False, False, "none", "none", threat_low(power, weapon), False)
-    hit, crit = rs.odds(s)
-    expr = damage_expr(battle, attacker, power.hit.damage, weapon)
-    hit_dmg, crit_dmg = rs.damage_means(battle, attacker, target, power, weapon, expr)
-    return Estimate(hit, crit, hit_dmg, crit_dmg, expr)
+        defense = defense_value(battle, target, power.attack.vs, attacker, power.kind, touch=touch)
+    s = AttackSetup(base.modifiers, defense, False, False, "none", "none", base.threat_low, False)
+    # The odds are a pure function of the setup (a loop over the d20's faces): kept.
+    key = ("estimate-odds", s)
+    odds = battle.memo.get(key)
+    if odds is None:
+        odds = battle.memo[key] = rs.odds(s)
+    hit, crit = odds
+    means = rs.damage_means(battle, attacker, target, power, base.weapon, base.damage)
+    return Estimate(hit, crit, means[0], means[1], base.damage)

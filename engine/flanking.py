@@ -36,9 +36,9 @@ def flank_partners(battle: Battle, attacker: Combatant, target: Combatant) -> li
         a
         for a in battle.allies_of(attacker)
         if a.standing
+        and adjacent(battle.squares(a), t_sq)
         and battle.can_react(a)
         and not battle.flag(a, "cant_see")
-        and adjacent(battle.squares(a), t_sq)
     ]
 
 

@@ -10,6 +10,7 @@ sequences ("a move, then a standard") and about what is left after actions it pl
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from engine.battle import Battle
 from engine.state import Combatant
@@ -25,6 +26,47 @@ def _fits(spent: Mapping[str, int], single: bool, slots: int) -> bool:
     return std <= slots and std + mov <= slots + 1 and total <= slots + 2
 
 
+@dataclass(frozen=True, slots=True)
+class TurnBudget:
+    """What a creature's turn has left, read once: ask it about any sequence of actions."""
+
+    allowed: tuple[str, ...]
+    """The action kinds the ruleset lets a turn spend now."""
+    spent: Mapping[str, int]
+    single: bool
+    """One action in all (the surprise round, dazed)."""
+    slots: int
+    """Standard actions available (one, plus action points)."""
+
+    def allows(self, kinds: Iterable[str]) -> bool:
+        """May the creature spend actions of `kinds`, one after the other?"""
+        spent = dict(self.spent)
+        for k in kinds:
+            if k not in self.allowed or k not in spent:
+                return False
+            spent[k] += 1
+            if not _fits(spent, self.single, self.slots):
+                return False
+        return True
+
+
+def turn_budget(
+    battle: Battle, c: Combatant, *, spent_also: Iterable[str] = (), extra_standard: int = 0
+) -> TurnBudget:
+    """`c`'s budget now (its turn), as if `spent_also` were spent too (kinds other than
+    standard, move and minor cost nothing) and `extra_standard` action points."""
+    spent = {k: battle.spent.get(k, 0) for k in ACTION_KINDS}
+    for k in spent_also:
+        if k in spent:
+            spent[k] += 1
+    return TurnBudget(
+        battle.ruleset.turn_actions(battle),
+        spent,
+        battle.surprise_round or battle.has(c, "dazed"),
+        1 + battle.extra_standard + extra_standard,
+    )
+
+
 def can_spend(
     battle: Battle,
     c: Combatant,
@@ -34,20 +76,19 @@ def can_spend(
     extra_standard: int = 0,
 ) -> bool:
     """May `c` (whose turn it is) spend actions of `kinds`, one after the other, on top of what
-    its turn has spent? `spent_also`: as if these were spent too (kinds other than standard,
-    move and minor cost nothing); `extra_standard`: as if that many action points were spent.
-    """
-    allowed = battle.ruleset.turn_actions(battle)
+    its turn has spent? `spent_also`: as if these were spent too; `extra_standard`: as if that
+    many action points were spent."""
+    budget = turn_budget(battle, c, spent_also=spent_also, extra_standard=extra_standard)
+    return budget.allows(kinds)
+
+
+def can_spend_one(battle: Battle, c: Combatant, kind: str) -> bool:
+    """`can_spend(battle, c, (kind,))`, for the engine's own checks (asked for every power
+    of every creature on every query: kept cheap)."""
+    if kind not in ACTION_KINDS or kind not in battle.ruleset.turn_actions(battle):
+        return False
     spent = {k: battle.spent.get(k, 0) for k in ACTION_KINDS}
-    for k in spent_also:
-        if k in spent:
-            spent[k] += 1
-    single = battle.surprise_round or battle.has(c, "dazed")
-    slots = 1 + battle.extra_standard + extra_standard
-    for k in kinds:
-        if k not in allowed or k not in spent:
-            return False
-        spent[k] += 1
-        if not _fits(spent, single, slots):
-            return False
-    return True
+    spent[kind] += 1
+    # Whether only one action is allowed matters only from the second one on.
+    single = sum(spent.values()) > 1 and (battle.surprise_round or battle.has(c, "dazed"))
+    return _fits(spent, single, 1 + battle.extra_standard)
