@@ -50,13 +50,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action, EndTurn, Move, UsePower, action_from_json
+from engine.actions import Action, action_from_json
 from engine.content.errors import ContentErrors
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.decisions import Decider
 from engine.dice import DiceSource
 from engine.encounter import Encounter, Record
 from engine.events import Decision
+from engine.handlers import describe_action
 
 try:  # advisory locks: one writer per save (absent on Windows, where O_EXCL still holds)
     import fcntl
@@ -329,20 +330,7 @@ def describe(action: Action | None, who: str | None) -> str:
     """A short line for lists and the replay viewer (the full story is in the event log)."""
     if action is None:
         return "the fight starts: surprise and initiative"
-    name = who or "?"
-    if isinstance(action, Move):
-        x, y = action.path[-1]
-        return f"{name}: {action.mode} to {x},{y}"
-    if isinstance(action, UsePower):
-        text = f"{name}: {action.power}"
-        if action.targets:
-            text += " on " + ", ".join(action.targets)
-        if action.origin is not None:
-            text += f" at {action.origin[0]},{action.origin[1]}"
-        return text
-    if isinstance(action, EndTurn):
-        return f"{name}: ends the turn"
-    return f"{name}: {action.name.replace('_', ' ')}"
+    return describe_action(action, who or "?")
 
 
 # --- reading --------------------------------------------------------------------------------
