@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.conditions import BY_NAME, ConditionInfo
 from engine.decisions import AutoDecider, Decider, Question, check_answer
@@ -21,6 +21,7 @@ from engine.rulesets import Ruleset
 from engine.state import ActiveEffect, Combatant
 
 Square = tuple[int, int]
+T = TypeVar("T")
 
 
 FLAGS = tuple(f.name for f in fields(ConditionInfo) if f.default is False)
@@ -130,8 +131,9 @@ class Battle:
         return roll(expr, self.dice, purpose, who, maximize)
 
     # --- questions -----------------------------------------------------------------
-    def ask(self, question: Question) -> Any:
-        """Ask the controller of `question.who`; a replay takes the recorded answer instead."""
+    def ask(self, question: Question[T]) -> T:
+        """Ask the controller of `question.who`; a replay takes the recorded answer instead.
+        The question checks the answer (InvalidAnswer, a ValueError, names what is wrong)."""
         if self.scripted_answers is not None:
             if not self.scripted_answers:
                 raise ValueError("the replay has no recorded answer for " + repr(question))
