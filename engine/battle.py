@@ -245,7 +245,12 @@ class Battle:
 
         F-DUR-7: the same modifier from several effects counts once; it lasts while any of
         them does, which is "the one with the most time remaining applies"."""
-        total = 0
+        return sum(v for _, v in self.modifier_parts(c, stat))
+
+    def modifier_parts(self, c: Combatant, stat: str) -> list[tuple[str, int]]:
+        """The effect modifiers to `stat` on `c` as (effect name, value), each counted once
+        (F-DUR-7: the first effect that carries it names it)."""
+        out: list[tuple[str, int]] = []
         seen: set[tuple[str, int]] = set()
         for e in self.effects.values():
             if e.target == c.id:
@@ -255,8 +260,8 @@ class Battle:
                         part not in seen
                     ):
                         seen.add(part)
-                        total += v
-        return total
+                        out.append((e.name, v))
+        return out
 
     def effect_flag(self, c: Combatant, stat: str) -> bool:
         """Does an effect on `c` carry `stat`? For "grants_ca" that includes combat advantage
