@@ -105,9 +105,12 @@ def setup(
     *,
     all_targets: tuple[str, ...] = (),
     at: Square | None = None,
+    extra: tuple[Mod, ...] = (),
 ) -> AttackSetup:
     """`at`: as if the attacker stood there (top-left square); the AI scores "if I stood at X"
-    with it. None: where it stands."""
+    with it. None: where it stands. `extra`: modifiers a preview asks about (a full attack's
+    iterative penalty); the roll's come from the action in progress (`action_modifiers`).
+    Reads only."""
     assert power.attack is not None
     kind = power.kind
     a_sq = battle.squares(attacker) if at is None else footprint(at, attacker.size)
@@ -118,6 +121,7 @@ def setup(
         battle, attacker, target, power, weapon, a_sq, t_sq
     )
     mods += battle.action_modifiers.get(attacker.id, ())  # d20srd iterative attacks
+    mods += extra
 
     seen = can_see(battle, attacker, target, at)
     if battle.has(target, "invisible") or battle.flag(attacker, "cant_see"):
@@ -172,7 +176,9 @@ def _advantage(
     at: Square | None,
 ) -> tuple[bool, bool]:
     """(combat advantage, by flanking) against a target the attacker can see (F-MOD-1)."""
-    granted = battle.flag(target, "grants_ca") or battle.effect_flag(target, "grants_ca")
+    granted = battle.flag(target, "grants_ca") or battle.effect_flag(
+        target, "grants_ca", attacker.id
+    )
     prone_in_reach = battle.has(target, "prone") and kind == "melee" and adjacent(a_sq, t_sq)
     unseen = battle.has(attacker, "invisible") and not can_see(battle, target, attacker)
     if granted or prone_in_reach or unseen:  # conditions, running, F-MOD-11
@@ -290,14 +296,16 @@ def preview(
     power: Power,
     origin: tuple[Square, ...] | None = None,
     at: Square | None = None,
+    extra: tuple[Mod, ...] = (),
 ) -> AttackPreview | None:
     """Odds and expected damage of `power` against `target` (None if it makes no attack).
 
-    `at`: as if the attacker stood at that square (top-left), for the AI; reads only."""
+    `at`: as if the attacker stood at that square (top-left), for the AI; `extra`: further
+    attack modifiers (a full attack's iterative -5s). Reads only."""
     if power.attack is None:
         return None
     weapon = attacker.weapon_for(power)
-    s = setup(battle, attacker, target, power, weapon, origin, at=at)
+    s = setup(battle, attacker, target, power, weapon, origin, at=at, extra=extra)
     p_hit, p_crit = outcome_odds(s, battle.ruleset)
     expected = 0.0
     text = ""

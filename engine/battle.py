@@ -108,10 +108,6 @@ class Battle:
         `occupancy`)."""
         self.memo: dict[Any, Any] = {}
         """Results of pure functions of frozen content, for the hot paths (keys name them)."""
-        self.attacking: str | None = None
-        """The attacker whose attack is being set up, if any. `engine.attacks.setup` asks
-        `effect_flag(target, "grants_ca")` about the target alone; a Bluff's combat advantage
-        is for the bluffer only (F-MOD-13), so the question needs to know who asks."""
         self.action_modifiers: dict[str, tuple[Any, ...]] = {}
         """Attack modifiers (`Mod`s) the action in progress gives one creature's every attack
         roll: a d20srd full attack's -5 for each further attack (D-1)."""
@@ -263,10 +259,10 @@ class Battle:
                         out.append((e.name, v))
         return out
 
-    def effect_flag(self, c: Combatant, stat: str) -> bool:
+    def effect_flag(self, c: Combatant, stat: str, attacker: str | None = None) -> bool:
         """Does an effect on `c` carry `stat`? For "grants_ca" that includes combat advantage
         granted to one creature only (`grants_ca_to_source`: a Bluff, F-MOD-13) when that
-        creature is the one attacking now (`attacking`)."""
+        creature is `attacker` (the question needs to know who asks)."""
         for e in self.effects.values():
             if e.target != c.id:
                 continue
@@ -277,7 +273,7 @@ class Battle:
                     stat == "grants_ca"
                     and s == GRANTS_CA_TO_SOURCE
                     and e.source is not None
-                    and e.source == self.attacking
+                    and e.source == attacker
                 ):
                     return True
         return False

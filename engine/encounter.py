@@ -22,7 +22,7 @@ from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
 from engine.decisions import Decider
 from engine.dice import DiceSource, SeededDice
-from engine.events import Decision, Logged
+from engine.events import Decision, Logged, Mod
 from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
 from engine.handlers import handler_for
 from engine.handlers.base import power_of
@@ -209,16 +209,18 @@ class Encounter:
         return squares, in_area(self.battle, c, p, squares)
 
     def preview(
-        self, power_id: str, target_id: str, origin: Square | None = None
+        self,
+        power_id: str,
+        target_id: str,
+        origin: Square | None = None,
+        extra: tuple[Mod, ...] = (),
     ) -> AttackPreview | None:
+        """The odds and expected damage of the current creature's `power_id` on `target_id`,
+        as the roll would see them (`extra`: further attack modifiers). Reads only."""
         c = self._need_current()
         p = power_of(c, power_id)
         org = (origin,) if origin is not None and p.kind == "area" else None
-        self.battle.attacking = c.id  # as in the roll: a Bluff's combat advantage (F-MOD-13)
-        try:
-            return preview(self.battle, c, self.battle[target_id], p, org)
-        finally:
-            self.battle.attacking = None
+        return preview(self.battle, c, self.battle[target_id], p, org, extra=extra)
 
     def reachable(self, mode: str = "walk") -> dict[Square, int]:
         """End squares the current creature may move to with `mode`, and their cost."""

@@ -134,19 +134,12 @@ def full_attack_previews(enc: Encounter, power_id: str, target_id: str) -> list[
     b = enc.battle
     c = _current(enc)
     count = b.ruleset.attack_count(c) if b.ruleset.full_attack else 1
-    before = b.action_modifiers.get(c.id)
     out = []
-    try:
-        for i in range(count):
-            b.action_modifiers[c.id] = (Mod("iterative", -5 * i),) if i else ()
-            pv = enc.preview(power_id, target_id)
-            if pv is not None:
-                out.append(pv)
-    finally:
-        if before is None:
-            b.action_modifiers.pop(c.id, None)
-        else:
-            b.action_modifiers[c.id] = before
+    for i in range(count):
+        extra = (Mod("iterative", -5 * i),) if i else ()
+        pv = enc.preview(power_id, target_id, extra=extra)
+        if pv is not None:
+            out.append(pv)
     return out
 
 
