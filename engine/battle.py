@@ -78,6 +78,9 @@ class Battle:
         self.map = bmap
         self.combatants: dict[str, Combatant] = {c.id: c for c in combatants}
         self.ruleset = ruleset
+        for c in combatants:
+            if c.rules is None:
+                c.rules = ruleset.new_state(c)
         self.dice = RecordingDice(dice)
         self._decider_for = decider_for or (lambda _cid: AutoDecider())
         self.round_limit = round_limit
