@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from engine.rulesets.base import ExtraAction, Ruleset
+from engine.rulesets.base import CreatureRules, ExtraAction, Ruleset
 from engine.rulesets.registry import (
     DEFAULT,
     RULESETS,
@@ -36,6 +36,7 @@ def get_ruleset(name: str) -> Ruleset:
 __all__ = [
     "DEFAULT",
     "RULESETS",
+    "CreatureRules",
     "ExtraAction",
     "Ruleset",
     "extra_action",
