@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from skirmish_helpers import Builder, events
@@ -154,3 +155,16 @@ def test_whole_fights_in_a_fourth_ruleset_end_cleanly(tiny: None) -> None:
         assert events(enc, EncounterStart)[0].ruleset == "tiny"
         hits = [d for d in events(enc, Damage) if d.cause in ("hit", "crit")]
         assert hits and all(d.amount >= 3 for d in hits), "the ruleset's own minimum"
+
+
+def test_the_docs_example_ruleset_registers_and_plays() -> None:
+    """docs/rulesets.md's module, run as written, is a working ruleset."""
+    doc = Path(__file__).resolve().parents[2] / "docs" / "rulesets.md"
+    code = doc.read_text(encoding="utf-8").split("```python\n", 1)[1].split("```", 1)[0]
+    try:
+        exec(compile(code, str(doc), "exec"), {"__name__": "grim_example"})
+        assert "grim" in ruleset_names()
+        enc, result = play(load_encounter("default", "grim"), 1, TACTICAL, ruleset="grim")
+        assert enc.over and result.illegal == []
+    finally:
+        unregister("grim")
