@@ -133,7 +133,8 @@ class Withdraw(Action):
 
 
 def action_from_json(data: dict[str, Any]) -> Action:
-    """Rebuild an action stored by `Action.to_json` (raises ValueError on a foreign record)."""
+    """Rebuild an action stored by `Action.to_json`; a foreign or malformed record (a save
+    is user-supplied bytes) is a ValueError saying which field is wrong, in one line."""
     from engine.handlers import HANDLERS  # the handlers import this module
 
     kind = data.get("action")
@@ -142,16 +143,51 @@ def action_from_json(data: dict[str, Any]) -> Action:
         raise ValueError(f"unknown action {kind!r}")
     cls = handler.action
     kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name in data:
+            convert = _FIELDS.get(f.name, _scalar)
+            try:
+                kwargs[f.name] = convert(data[f.name])
+            except (TypeError, ValueError):
+                raise ValueError(f"bad {kind} action: {f.name} {data[f.name]!r}") from None
     try:
-        for f in fields(cls):
-            if f.name not in data:
-                continue
-            value = data[f.name]
-            if f.name in ("path", "squares"):
-                value = tuple(tuple(v) for v in value)
-            elif f.name == "targets" or (f.name == "origin" and value is not None):
-                value = tuple(value)
-            kwargs[f.name] = value
         return cls(**kwargs)
     except TypeError as exc:
         raise ValueError(f"bad {kind} action: {exc}") from None
+
+
+def _square(value: Any) -> Square:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (value[0], value[1])
+    raise ValueError("not a square")
+
+
+def _squares(value: Any) -> tuple[Square, ...]:
+    if not isinstance(value, list | tuple):
+        raise ValueError("not a list of squares")
+    return tuple(_square(v) for v in value)
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError("not a list of ids")
+    return tuple(value)
+
+
+def _scalar(value: Any) -> Any:
+    if value is not None and not isinstance(value, str | int | float | bool):
+        raise ValueError("not a plain value")
+    return value
+
+
+_FIELDS: dict[str, Any] = {
+    "path": _squares,
+    "squares": _squares,
+    "targets": _ids,
+    "origin": lambda v: None if v is None else _square(v),
+}
+"""How the save format's fields become action fields (any other field: a plain value)."""

@@ -54,11 +54,25 @@ def test_old_saves_load_every_action_unchanged(act: Action) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    [{"action": "fly"}, {"action": "move", "path": 5}, {"action": "move"}],
+    [
+        {"action": "fly"},
+        {"action": 3},
+        {"action": "move", "path": 5},
+        {"action": "move"},
+        {"action": "move", "path": [[1, 1], [1, "x"]]},
+        {"action": "move", "path": [[1, 1], [1, 2, 3]]},
+        {"action": "move", "path": [[1, 1], [True, 2]]},
+        {"action": "move", "path": [[1, 1]], "mode": {"a": 1}},
+        {"action": "power", "power": "jab", "targets": "b"},
+        {"action": "power", "power": "jab", "targets": [1]},
+        {"action": "power", "power": "jab", "origin": [1]},
+        {"action": "power", "power": ["jab"]},
+    ],
 )
-def test_a_foreign_action_record_is_a_value_error(raw: dict[str, Any]) -> None:
-    with pytest.raises(ValueError):
+def test_a_foreign_action_record_is_a_one_line_value_error(raw: dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as info:
         action_from_json(raw)
+    assert "\n" not in str(info.value)
 
 
 def test_descriptions_come_from_the_handlers() -> None:
