@@ -56,7 +56,15 @@ def check_options(options: GameOptions, sides: set[str], ids: set[str]) -> str |
 
 
 def _run(app: SkirmishApp) -> int:
-    result = app.run(mouse=False)
+    """Run the app; its exit status. A crash (Textual's `return_code` 1) or a signal (128 +
+    its number, `tui.terminal`) is never reported as 0."""
+    from tui.terminal import guarded
+
+    with guarded(app):
+        result = app.run(mouse=False)
+    code = app.return_code
+    if code:
+        return code
     return result if isinstance(result, int) else 0
 
 

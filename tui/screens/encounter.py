@@ -42,6 +42,7 @@ from tui.controller import (
 )
 from tui.glyphs import describe_cell
 from tui.logtext import LogFormatter
+from tui.safetext import clean, first_line, name, plain
 from tui.screens.asks import dialog_for
 from tui.screens.commands import FightCommands
 from tui.screens.dialogs import AskText, Confirm, PowerPicker
@@ -145,7 +146,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#log", LogPane).border_title = "Log"
-        self.query_one("#grid", GridPane).border_title = self.loaded.spec.map.name
+        self.query_one("#grid", GridPane).border_title = plain(name(self.loaded.spec.map.name, 60))
         self._start_worker(self.controller.run_start)
         self._refresh_mode()
 
@@ -187,13 +188,17 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         elif isinstance(news, Refused):
             self._refused = True
             self.hint = self._flash = f"Can't: {news.reason}"
-            self.notify(news.reason, title="Not allowed", severity="warning", timeout=3)
+            self.notify(
+                clean(news.reason), title="Not allowed", severity="warning", timeout=3, markup=False
+            )
         elif isinstance(news, Waiting):
-            name = self.view.creatures[news.who].name if news.who in self.view.creatures else ""
-            self.hint = f"GM step: Space plays {name}'s next action"
+            who = self.view.creatures[news.who].name if news.who in self.view.creatures else ""
+            self.hint = f"GM step: Space plays {name(who)}'s next action"
         elif isinstance(news, Failed):
-            log.error(news.message.splitlines()[0])
-            self.notify(news.message.splitlines()[0], title="Engine error", severity="error")
+            log.error(first_line(news.message))
+            self.notify(
+                first_line(news.message), title="Engine error", severity="error", markup=False
+            )
         elif isinstance(news, Idle):
             self._show_view(news.view)
             if news.view.over and not self._ended:
@@ -383,7 +388,9 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         if isinstance(mode, modes.Targeting):
             power, target = mode.power, mode.target
             body = self._engine(lambda enc: modes.preview_text(enc, power, [target]))
-            return self._confirm(f"Use {power.name}?", body, UsePower(power.id, (target,)))
+            return self._confirm(
+                f"Use {name(power.name, 60)}?", body, UsePower(power.id, (target,))
+            )
         if isinstance(mode, modes.Placing):
             p = mode
             got = self._engine(lambda enc: modes.area_of(enc, p, cursor))
@@ -392,7 +399,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
                 return self._refresh_mode()
             _, who, origin = got
             body = self._engine(lambda enc: modes.preview_text(enc, p.power, who, origin))
-            return self._confirm(f"Use {p.power.name}?", body, UsePower(p.power.id, origin=origin))
+            title = f"Use {name(p.power.name, 60)}?"
+            return self._confirm(title, body, UsePower(p.power.id, origin=origin))
 
     def _confirm(self, title: str, body: Any, action: Action) -> None:
         def done(ok: bool | None) -> None:
@@ -476,4 +484,4 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             log.note(message)
         else:
             log.error(message)
-            self.notify(message, title="Export", severity="error")
+            self.notify(clean(message), title="Export", severity="error", markup=False)

@@ -19,6 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.safetext import fit, name, pad, plain
+
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
     from engine.content.bundled import EncounterInfo
@@ -92,16 +94,16 @@ class StartScreen(Screen[None]):
         for i, s in enumerate(self.saves):
             line = Text()
             line.append("Resume ", style="bold reverse")
-            line.append(f" {s.encounter}", style="bold")
+            line.append(f" {name(s.encounter, 30)}", style="bold")
             line.append(f"  round {s.round}, {when(s.updated)}")
             options.append(Option(line, id=f"resume:{i}"))
         if self.saves:
             options.append(None)
         for e in encounters:
             line = Text()
-            line.append(f"{e.name:<14}", style="bold")
-            line.append(f" {e.width}x{e.height:<3} {e.ruleset:<6} {e.creatures} creatures\n")
-            line.append(f"   {e.description}", style="italic")
+            line.append(pad(e.name, 14), style="bold")
+            line.append(f" {e.width}x{e.height:<3} {pad(e.ruleset, 6)} {e.creatures} creatures\n")
+            line.append(f"   {fit(e.description, 70)}", style="italic")
             options.append(Option(line, id=e.name))
         ol = self.query_one(OptionList)
         ol.set_options(options)
@@ -111,7 +113,7 @@ class StartScreen(Screen[None]):
         hint = "Choose an encounter (Enter plays it):"
         if problem:
             hint = f"Can't list the encounters: {problem}"
-        self.query_one("#start-hint", Static).update(hint)
+        self.query_one("#start-hint", Static).update(plain(fit(hint, 76)))
         offer = self.query_one("#start-resume", Static)
         if self.saves:
             newest = self.saves[0]
@@ -119,7 +121,7 @@ class StartScreen(Screen[None]):
             text = Text()
             text.append(f"{n} unfinished fight{'s' if n > 1 else ''}", style="bold")
             text.append(
-                f": r resumes the newest ({newest.encounter}, round {newest.round}, "
+                f": r resumes the newest ({name(newest.encounter)}, round {newest.round}, "
                 f"{when(newest.updated)})"
             )
             if n > 1:
