@@ -215,7 +215,8 @@ class AskText(ModalScreen[str | None]):
         with Vertical(classes="dialog-box"):
             yield Label(title_text(self.title_text), classes="dialog-title")
             yield Static(body_text(self.prompt), classes="dialog-body")
-            yield Input(self.value, restrict=self.restrict, id="text", classes="wide")
+            # the default (a path from the save's name) is shown, and given back, cleaned
+            yield Input(clean(self.value), restrict=self.restrict, id="text", classes="wide")
             yield Label("", id="text-error", classes="dialog-error")
             yield Label("[Enter] accept  [Esc] cancel", classes="dialog-keys", markup=False)
 
