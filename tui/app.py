@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from tui.options import GameOptions
-from tui.safetext import clean
+from tui.safetext import clean, plain
 
 if TYPE_CHECKING:
     from engine.content.loader import LoadedEncounter
@@ -137,7 +137,7 @@ class SkirmishApp(App[int]):
 
     def _failed(self, message: str, fatal: bool) -> None:
         if fatal:
-            self.exit(1, return_code=1, message=message)
+            self.exit(1, return_code=1, message=plain(message))  # printed after the app: data
             return
         self.pop_screen()  # the loading screen
         self.notify(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui import cli_saves
+from tui.safetext import cells, clean, pad
 
 if TYPE_CHECKING:
     from engine.content.errors import ContentErrors
@@ -162,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:
         if _content_errors(exc):
-            print(str(exc), file=sys.stderr)
+            print(clean(str(exc), newlines=True), file=sys.stderr)
             return 1
         raise
 
@@ -173,7 +174,7 @@ def cmd_check(files: list[str]) -> int:
     targets = files or bundled_files()
     errors = check_files(targets)
     for err in errors:
-        print(err)
+        print(clean(str(err), newlines=True))
     if errors:
         print(f"{len(errors)} error(s) in {len({e.file for e in errors})} file(s)", file=sys.stderr)
         return 1
@@ -185,10 +186,10 @@ def cmd_list() -> int:
     from engine.content.bundled import bundled_encounters
 
     rows = bundled_encounters()
-    width = max((len(r.name) for r in rows), default=4)
+    width = max((cells(clean(r.name)) for r in rows), default=4)
     for r in rows:
         size = f"{r.width}x{r.height}"
-        print(f"{r.name:<{width}}  {size:>7}  {r.ruleset:<6}  {r.description}")
+        print(f"{pad(r.name, width)}  {size:>7}  {pad(r.ruleset, 6)}  {clean(r.description)}")
     return 0
 
 
@@ -214,7 +215,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except ValueError as exc:
         if isinstance(exc, ContentErrors):
             raise
-        print(f"skirmish sim: {exc}", file=sys.stderr)
+        print(clean(f"skirmish sim: {exc}", newlines=True), file=sys.stderr)
         return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
@@ -259,7 +260,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(format_summary(args.encounter, summary, sides))
+        print(clean(format_summary(args.encounter, summary, sides), newlines=True))
     return 0
 
 

@@ -22,6 +22,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.safetext import clean
+
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
     from engine.encounter import Encounter
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(command: str, message: str) -> int:
-    print(f"skirmish {command}: {message}", file=sys.stderr)
+    print(clean(f"skirmish {command}: {message}", newlines=True), file=sys.stderr)
     return 1
 
 
@@ -118,7 +120,7 @@ def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -
     if broken:
         lines.append(f"{len(broken)} save(s) could not be read:")
         lines.extend(f"  {b.error}" for b in broken)
-    return "\n".join(lines)
+    return clean("\n".join(lines), newlines=True)  # names and file names are data
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -151,7 +153,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if save.torn:
-        print(f"{save.path}: {save.torn}", file=sys.stderr)
+        print(clean(f"{save.path}: {save.torn}"), file=sys.stderr)
     try:
         launch_save = app_entry("launch_save")
     except ImportError as exc:
@@ -316,7 +318,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except SaveError as exc:
         return _fail("export", str(exc))
     if save.torn:
-        print(f"{save.path}: {save.torn}", file=sys.stderr)
+        print(clean(f"{save.path}: {save.torn}"), file=sys.stderr)
     if args.output is None:
         sys.stdout.write("".join(line + "\n" for line in lines))
         return 0
@@ -329,7 +331,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         write_atomic(out, lines)
     except OSError as exc:
         return _fail("export", f"{out}: can't write it: {exc.strerror or exc}")
-    print(f"{len(lines)} lines written to {out}", file=sys.stderr)
+    print(clean(f"{len(lines)} lines written to {out}"), file=sys.stderr)
     return 0
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.options import DEFAULT_PACE, GameOptions
+from tui.safetext import clean
 
 if TYPE_CHECKING:
     from tui.app import SkirmishApp
@@ -79,7 +80,7 @@ def launch(args: argparse.Namespace) -> int:
         ids = {c.id for c in loaded.spec.combatants}
         problem = check_options(options, sides, ids)
         if problem:
-            print(f"skirmish play: {problem}", file=sys.stderr)
+            print(clean(f"skirmish play: {problem}"), file=sys.stderr)
             return 2
     from tui.app import SkirmishApp
 

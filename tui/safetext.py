@@ -14,15 +14,17 @@ So every such string passes through here on its way to a screen or to standard o
 - `plain` gives a Rich `Text`, which Textual never parses as markup (where an API takes a
   string, such as a notification, the caller passes `markup=False`).
 
-No Textual import: the headless commands (`export --format text`, `resume`, `list`) use it too.
+No Textual import, and Rich only when measuring or building a `Text` (importing it costs tens
+of milliseconds): the headless commands (`export --format text`, `resume`, `list`) use `clean`.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
-from rich.cells import cell_len, get_character_cell_size
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.text import Text
 
 ELLIPSIS = "…"
 REPLACEMENT = "\ufffd"
@@ -86,11 +88,15 @@ def clean(text: object, *, newlines: bool = False) -> str:
 
 def cells(text: str) -> int:
     """Display width of (clean) `text` in terminal cells."""
+    from rich.cells import cell_len
+
     return cell_len(text)
 
 
 def fit(text: object, width: int) -> str:
     """Clean `text`, cut to at most `width` cells with a trailing `…` if it was longer."""
+    from rich.cells import cell_len, get_character_cell_size
+
     s = clean(text)
     if width <= 0:
         return ""
@@ -111,7 +117,7 @@ def fit(text: object, width: int) -> str:
 def pad(text: object, width: int) -> str:
     """`fit` to `width` cells, then padded with spaces to exactly `width` cells (columns)."""
     s = fit(text, width)
-    return s + " " * max(0, width - cell_len(s))
+    return s + " " * max(0, width - cells(s))
 
 
 def name(text: object, width: int = NAME_CELLS) -> str:
@@ -121,6 +127,8 @@ def name(text: object, width: int = NAME_CELLS) -> str:
 
 def plain(text: object, style: str = "", *, newlines: bool = False) -> Text:
     """A Rich `Text` of the cleaned text: Textual shows it as it is, never as markup."""
+    from rich.text import Text
+
     return Text(clean(text, newlines=newlines), style=style)
 
 

@@ -1,0 +1,198 @@
+"""Issue 17 end to end: the installed `skirmish` in a pseudo-terminal of 80x24, every byte it
+writes kept. With hostile names (tests/tui/fixtures/hostile.yaml: markup, a screen clear and a
+window title, OSC 8 links, C0/C1 controls, bidi overrides, zero-width and wide characters) no
+control sequence but the app's own reaches the terminal, and neither do raw controls, bidi or
+zero-width characters: in a fight (the encounter screen, help, the power picker, the confirm
+dialog, table dice entry), in the replay viewer, and in the plain-text outputs (`export
+--format text`, the `resume` listing with a hostile file name in it).
+
+SIGTERM and SIGHUP (an SSH connection dropping) end the app in order: exit status 128 + the
+signal, the terminal left on the main screen with the cursor shown and its modes (raw mode
+off) as before, and the save whole."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from e2e_helpers import FIXTURE, skirmish_command
+from hostile import forbidden_in
+from pty_helpers import ENTER, ESCAPE, PtyApp
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+HOSTILE = str(Path(__file__).parent / "fixtures" / "hostile.yaml")
+LEAVE = (b"\x1b[?1049l", b"\x1b[?25h")
+"""Leave the alternate screen, show the cursor."""
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {"SKIRMISH_DATA_DIR": str(tmp_path / "data")}
+
+
+def _dice_then(app: PtyApp, *texts: str, since: int = 0, timeout: float = 30.0) -> None:
+    """Answer every die the app asks for with 1 (a miss: no damage roll) until `texts`
+    appear in the output written after byte `since`."""
+    deadline = time.monotonic() + timeout
+    seen = max(0, len(app.text()) - len(app.text(since)))
+    while time.monotonic() < deadline:
+        got = app.text()
+        if any(t in got[seen:] for t in texts):
+            return
+        at = got.find("Roll a die", seen)
+        if at >= 0:
+            seen = at + 1
+            time.sleep(0.3)
+            app.keys("1", ENTER)
+            continue
+        time.sleep(0.1)
+    raise AssertionError(f"{texts!r} never appeared:\n{app.text()[-1500:]}")
+
+
+def _saves(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "data" / "saves").glob("*.save.jsonl"))
+
+
+def test_hostile_names_raw_bytes_in_a_fight_and_its_replay(tmp_path: Path) -> None:
+    exe = skirmish_command()
+    cmd = [exe, "play", HOSTILE, "--seed", "5", "--pace", "0.05", "--manual-dice", "party"]
+    app = PtyApp(cmd, _env(tmp_path))
+    try:
+        _dice_then(app, "Your turn")
+        start = len(app.data())
+        app.keys("?")
+        app.wait_for("Keys", since=start)
+        app.keys(ESCAPE)
+        mark = len(app.data())
+        app.keys("p")
+        app.wait_for("use which power", since=mark)
+        app.keys(ESCAPE)
+        mark = len(app.data())
+        app.keys("a")
+        app.wait_for("to hit", since=mark)
+        app.keys(ENTER)
+        app.wait_for("Use it", since=mark)
+        app.keys(ENTER)
+        _dice_then(app, "Your turn", since=mark)
+        mark = len(app.data())
+        app.keys("q")
+        app.wait_for("Leave this fight", since=mark)
+        app.keys("y")
+        assert app.wait() == 0
+        data = app.data()
+    finally:
+        app.close()
+    assert forbidden_in(data) == []
+    assert all(seq in data[-300:] for seq in LEAVE)
+    save = _saves(tmp_path)[0]
+
+    replay = PtyApp([exe, "replay", str(save)], _env(tmp_path))
+    try:
+        replay.wait_for("REPLAY")
+        for key in ("n", "n", "n", "\t", "?"):
+            replay.keys(key)
+        replay.keys(ESCAPE, "q")
+        assert replay.wait() == 0
+        data = replay.data()
+    finally:
+        replay.close()
+    assert forbidden_in(data) == []
+
+
+def test_hostile_names_plain_text_outputs(tmp_path: Path) -> None:
+    """`export --format text` and the `resume` listing (with a damaged save whose file name
+    is an escape sequence) print nothing a terminal would obey."""
+    exe = skirmish_command()
+    env = {**_env(tmp_path), "TERM": "dumb"}
+    sim = subprocess.run(
+        [exe, "sim", HOSTILE, "--runs", "1", "--log-dir", str(tmp_path / "logs")],
+        capture_output=True,
+        env={**__import__("os").environ, **env},
+        timeout=60,
+    )
+    assert sim.returncode == 0, sim.stderr
+    app = PtyApp([exe, "play", HOSTILE, "--seed", "5", "--pace", "0"], _env(tmp_path))
+    try:
+        app.wait_for("Your turn", timeout=30)
+        app.keys("e")
+        time.sleep(1.0)
+        app.signal(signal.SIGTERM)
+        app.wait()
+    finally:
+        app.close()
+    save = _saves(tmp_path)[0]
+    bad = save.parent / "\x1b]0;pwned\x07\u202e.save.jsonl"
+    bad.write_bytes(b'{"crc":"00000000","v":"\x1b[2J"}\n')
+    environ = {**__import__("os").environ, **env}
+    for argv in ([exe, "export", str(save), "--format", "text"], [exe, "resume"]):
+        out = subprocess.run(argv, capture_output=True, env=environ, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert forbidden_in(out.stdout) == [], argv
+        assert forbidden_in(out.stderr) == [], argv
+    listing = subprocess.run([exe, "resume"], capture_output=True, env=environ, timeout=60)
+    assert "could not be read" in listing.stdout.decode()
+    assert "␛]0;pwned␇" in listing.stdout.decode()
+
+
+def _fight_then_signal(tmp_path: Path, signum: int, *extra: str) -> tuple[PtyApp, int, int]:
+    """Start the duel, wait for the player's turn (the terminal in raw mode), send `signum`;
+    the app, its exit status and where in its output the signal was sent."""
+    cmd = [skirmish_command(), "play", FIXTURE, "--seed", "5", "--pace", "0.05", *extra]
+    app = PtyApp(cmd, _env(tmp_path))
+    _dice_then(app, "Your turn")
+    if extra:  # table dice: attack, and stop at the dialog that waits for the d20
+        mark = len(app.data())
+        app.keys("a")
+        app.wait_for("to hit", since=mark)
+        app.keys(ENTER)
+        app.wait_for("Use it", since=mark)
+        app.keys(ENTER)
+        app.wait_for("Roll a die", since=mark)
+    time.sleep(0.3)
+    import termios
+
+    assert not termios.tcgetattr(app.slave)[3] & termios.ICANON, "not in raw mode"
+    sent = len(app.data())
+    app.signal(signum)
+    return app, app.wait(timeout=15), sent
+
+
+def _save_whole(tmp_path: Path) -> None:
+    save = _saves(tmp_path)[0]
+    out = subprocess.run(
+        [skirmish_command(), "export", str(save)],
+        capture_output=True,
+        env={**__import__("os").environ, **_env(tmp_path)},
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    assert events[0]["type"] == "encounter_start"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_signal_restores_terminal_and_keeps_the_save(tmp_path: Path, signum: int) -> None:
+    app, code, sent = _fight_then_signal(tmp_path, signum)
+    try:
+        after = app.data()[sent:]
+        assert code == 128 + signum
+        assert all(seq in after for seq in LEAVE), after[-200:]
+        assert app.modes_after() == app.modes_before  # raw mode off, echo on
+    finally:
+        app.close()
+    _save_whole(tmp_path)
+
+
+def test_sigterm_while_a_dialog_waits_for_a_die(tmp_path: Path) -> None:
+    """The worker waits for a typed die (table mode): SIGTERM still ends the app in order."""
+    app, code, sent = _fight_then_signal(tmp_path, signal.SIGTERM, "--manual-dice", "party")
+    try:
+        assert code == 128 + signal.SIGTERM
+        assert all(seq in app.data()[sent:] for seq in LEAVE)
+        assert app.modes_after() == app.modes_before
+    finally:
+        app.close()
+    _save_whole(tmp_path)
