@@ -123,10 +123,13 @@ def read_text_file(path: str, limit: int = MAX_FILE_BYTES) -> str:
     system reports: /dev/zero says 0); OSError for anything else (a FIFO is refused at once
     instead of blocking, a folder or a device is not content), UnicodeDecodeError."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    with os.fdopen(fd, "rb") as handle:
+    try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
-        data = handle.read(limit + 1)
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(limit + 1)
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise too_large(os.path.getsize(path))
     return data.decode("utf-8")
