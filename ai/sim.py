@@ -191,7 +191,8 @@ def prewarm(loaded: LoadedEncounter) -> None:
     """Per-process set-up shared by every fight of an encounter: the flattened movement graph
     and the engine's line tables out to the longest range of any power in it."""
     graph_of(loaded.bmap)
-    longest = max((p.range or 0) + (p.burst or 0) for p in loaded.powers.values())
+    # default=0: an encounter whose creatures have no powers at all still simulates.
+    longest = max(((p.range or 0) + (p.burst or 0) for p in loaded.powers.values()), default=0)
     warm_lines(min(max(longest, 12), 24))
 
 
