@@ -196,3 +196,39 @@ def test_sigterm_while_a_dialog_waits_for_a_die(tmp_path: Path) -> None:
     finally:
         app.close()
     _save_whole(tmp_path)
+
+
+CRASHING_APP = """
+import sys
+from pathlib import Path
+
+import tui.app
+from tui.app import SkirmishApp
+from tui.launch import _run
+from tui.options import GameOptions
+
+class Crashing(SkirmishApp):
+    CSS_PATH = str(Path(tui.app.__file__).with_name("skirmish.tcss"))
+
+    def on_mount(self) -> None:
+        raise RuntimeError("a bug")
+
+sys.exit(_run(Crashing(GameOptions())))
+"""
+
+
+def test_app_crash_exits_nonzero_and_restores_terminal(tmp_path: Path) -> None:
+    """A crash inside the app (it exited 0 after a MarkupError) ends with a non-zero status."""
+    import sys
+
+    script = tmp_path / "crashing.py"  # a file: Textual reads the app class's source
+    script.write_text(CRASHING_APP)
+    app = PtyApp([sys.executable, str(script)], _env(tmp_path))
+    try:
+        code = app.wait(timeout=30)
+        assert code == 1
+        assert "a bug" in app.text()
+        assert all(seq in app.data() for seq in LEAVE)
+        assert app.modes_after() == app.modes_before
+    finally:
+        app.close()

@@ -36,6 +36,7 @@ from tui.controller import (
     Failed,
     Idle,
     News,
+    Paused,
     Refused,
     Update,
     Waiting,
@@ -131,6 +132,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         self._flash = ""
         """A message that wins over the mode's own hint for one refresh (a refusal)."""
         self._resumed = False
+        self._paused = False
+        """The fight waits for its save to be written (a full disk): the controller retries."""
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -164,7 +167,15 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
     def on_engine_news(self, message: EngineNews) -> None:
         news = message.news
         log = self.query_one("#log", LogPane)
-        if isinstance(news, Update):
+        if isinstance(news, Paused):
+            self._paused = True
+            self.saved = news.saved
+            self.hint = self._wait_hint()
+            log.error(f"Paused: can't save the fight ({first_line(news.reason)}); retrying")
+        elif isinstance(news, Update):
+            if self._paused:
+                self._paused = False
+                log.note("Saved again: the fight goes on")
             self.saved = news.saved
             if news.reset:
                 log.clear()
@@ -235,9 +246,16 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         ctl = self.controller
         return not ctl.busy and self.controller.player_turn_view(self.view)
 
+    def _wait_hint(self) -> str:
+        """Why a key can't act now: the fight is paused on its save, or it's not your turn."""
+        why = self.controller.paused
+        if why is not None:
+            return f"PAUSED: can't save the fight ({first_line(why)}); retrying"
+        return "Wait: it is not your turn"
+
     def _submit(self, action: Action) -> None:
         if not self._can_act():
-            self.hint = "Wait: it is not your turn"
+            self.hint = self._wait_hint()
             self._refresh_mode()
             return
         self.mode = modes.Browse()
@@ -299,7 +317,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
 
     def _set_mode(self, got: modes.Mode | str | None) -> None:
         if got is None:
-            self.hint = "Wait: it is not your turn"
+            self.hint = self._wait_hint()
         elif isinstance(got, str):
             self.hint = f"Can't: {got}"
         else:
@@ -433,7 +451,12 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
     def _rewind(self, *, undo: bool) -> None:
         """Undo or redo one step (a player's action and the AI turns after it, whole)."""
         if self.controller.busy:
-            self.hint = f"Wait: {'undo' if undo else 'redo'} works on your turn"
+            paused = self.controller.paused is not None
+            self.hint = (
+                self._wait_hint()
+                if paused
+                else f"Wait: {'undo' if undo else 'redo'} works on your turn"
+            )
             return self._refresh_mode()
         self.mode = modes.Browse()
         self._turn = None
