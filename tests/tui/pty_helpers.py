@@ -81,7 +81,8 @@ class PtyApp:
     def keys(self, *keys: str, pause: float = 0.2) -> None:
         for key in keys:
             os.write(self.master, key.encode())
-            time.sleep(pause)
+            # a lone ESC is told from the start of an escape sequence by the quiet after it
+            time.sleep(max(pause, 0.6) if key == ESCAPE else pause)
 
     def signal(self, signum: int) -> None:
         self.proc.send_signal(signum)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from e2e_helpers import FIXTURE, skirmish_command
-from hostile import forbidden_in
+from hostile import LONG, NAMES, forbidden_in
 from pty_helpers import ENTER, ESCAPE, PtyApp
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
@@ -100,6 +100,49 @@ def test_hostile_names_raw_bytes_in_a_fight_and_its_replay(tmp_path: Path) -> No
     finally:
         replay.close()
     assert forbidden_in(data) == []
+
+
+def _hostile_log(tmp_path: Path) -> Path:
+    """A combat log of the duel (`skirmish sim --log-dir`) whose names were made hostile: a
+    log carries names the content format would refuse (escapes, controls, bidi, 200 chars)."""
+    import os
+
+    out = tmp_path / "logs"
+    subprocess.run(
+        [skirmish_command(), "sim", FIXTURE, "--runs", "1", "--log-dir", str(out)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, **_env(tmp_path)},
+        timeout=60,
+    )
+    log = next(out.glob("*.jsonl"))
+    lines = log.read_text().splitlines()
+    start = json.loads(lines[0])
+    names = list(NAMES.values())
+    for i, c in enumerate(start["combatants"]):
+        c["name"] = names[i % len(names)] if i else LONG + NAMES["escapes"]
+    start["map"]["name"] = NAMES["osc8"] + NAMES["rtl"]
+    lines[0] = json.dumps(start)
+    hostile = tmp_path / "hostile.log.jsonl"
+    hostile.write_text("\n".join(lines) + "\n")
+    return hostile
+
+
+def test_hostile_names_raw_bytes_replaying_a_combat_log(tmp_path: Path) -> None:
+    """Escapes, OSC 8, C0/C1, bidi, zero-width and 200-character names in a combat log:
+    `skirmish replay` draws every stop without writing any of them raw."""
+    app = PtyApp([skirmish_command(), "replay", str(_hostile_log(tmp_path))], _env(tmp_path))
+    try:
+        app.wait_for("REPLAY")
+        for key in ("n", "n", "n", "n", "\t", "\t", "\x1b[F", "?"):
+            app.keys(key)
+        app.keys(ESCAPE, "q")
+        assert app.wait() == 0
+        data = app.data()
+    finally:
+        app.close()
+    assert forbidden_in(data) == []
+    assert "␛[2J␛]0;pwned␇" in app.text()  # there, as pictures
 
 
 def test_hostile_names_plain_text_outputs(tmp_path: Path) -> None:

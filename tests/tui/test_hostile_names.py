@@ -25,6 +25,7 @@ from engine.decisions import DelayReturnQuestion, ForcedMoveQuestion, Opportunit
 from engine.dice import DiceRequest
 from tui.app import SkirmishApp
 from tui.controller import Ask
+from tui.logtext import Line
 from tui.screens.asks import dialog_for
 from tui.screens.dialogs import AskText, Confirm, DiceEntry, PowerPicker
 from tui.screens.end import EndScreen
@@ -33,7 +34,7 @@ from tui.screens.loading import LoadingScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.start import StartScreen
 from tui.view import View
-from tui.widgets.panes import StatusLine, initiative_line
+from tui.widgets.panes import LogPane, StatusLine, initiative_line
 
 pytestmark = pytest.mark.timeout(120)
 HOSTILE = str(FIXTURES / "hostile.yaml")
@@ -82,10 +83,20 @@ async def test_hostile_names_encounter_screen_panes_and_status_line() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = check_screen(app, "Your turn", "saved ")
-        assert "␛[2J␛]0;pwned␇" in text  # shown, as pictures: not obeyed, not hidden
         assert "[bold]Kara[/]" in text  # markup in a name is text
         status = text.splitlines()[0]
         assert "saved " in status and "[SMm]" in status
+        # names the content format refuses (they still come in through combat logs)
+        screen = fight(app)
+        screen._show_view(hostile_view(app))
+        screen._refresh_mode()
+        log = screen.query_one(LogPane)
+        log.add([Line(0, 1, "info", f"{n} hits") for n in NAMES.values()])
+        log.note(NAMES["osc8"])
+        log.error(NAMES["escapes"])
+        await pilot.pause()
+        text = check_screen(app, "saved ")
+        assert "␛[2J␛]0;pwned␇" in text  # shown, as pictures: not obeyed, not hidden
 
 
 @sync
