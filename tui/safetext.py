@@ -88,6 +88,8 @@ def clean(text: object, *, newlines: bool = False) -> str:
 
 def cells(text: str) -> int:
     """Display width of (clean) `text` in terminal cells."""
+    if text.isascii():
+        return len(text)
     from rich.cells import cell_len
 
     return cell_len(text)
@@ -95,11 +97,13 @@ def cells(text: str) -> int:
 
 def fit(text: object, width: int) -> str:
     """Clean `text`, cut to at most `width` cells with a trailing `…` if it was longer."""
-    from rich.cells import cell_len, get_character_cell_size
-
     s = clean(text)
     if width <= 0:
         return ""
+    if s.isascii():  # printable ASCII once clean: one cell a character
+        return s if len(s) <= width else s[: width - 1] + ELLIPSIS
+    from rich.cells import cell_len, get_character_cell_size
+
     if cell_len(s) <= width:
         return s
     room = width - 1

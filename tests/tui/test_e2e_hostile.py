@@ -275,3 +275,55 @@ def test_app_crash_exits_nonzero_and_restores_terminal(tmp_path: Path) -> None:
         assert app.modes_after() == app.modes_before
     finally:
         app.close()
+
+
+STUCK_APP = """
+import sys
+import termios
+import time
+
+from tui import terminal
+
+terminal.GRACE_S = 0.5
+
+
+class Loop:
+    def call_soon_threadsafe(self, *args: object) -> None:
+        pass  # an app that never gets to exit
+
+
+class StuckApp:
+    _loop = Loop()
+
+    def exit(self, *args: object) -> None:
+        pass
+
+
+fd = sys.__stderr__.fileno()
+with terminal.guarded(StuckApp()):
+    attrs = termios.tcgetattr(fd)
+    attrs[3] &= ~(termios.ICANON | termios.ECHO)
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)  # raw-ish, as an app would leave it
+    sys.stderr.write("\\x1b[?1049h\\x1b[?25l" + "stuck\\n")
+    sys.stderr.flush()
+    time.sleep(30)
+"""
+
+
+def test_sigterm_to_a_stuck_app_watchdog_restores_terminal(tmp_path: Path) -> None:
+    """If the app can't finish after a signal (a stuck worker, a terminal that no longer
+    reads), the watchdog puts the terminal back itself and ends the process."""
+    import sys
+
+    script = tmp_path / "stuck.py"
+    script.write_text(STUCK_APP)
+    app = PtyApp([sys.executable, str(script)], _env(tmp_path))
+    try:
+        app.wait_for("stuck")
+        sent = len(app.data())
+        app.signal(signal.SIGTERM)
+        assert app.wait(timeout=10) == 128 + signal.SIGTERM
+        assert all(seq in app.data()[sent:] for seq in LEAVE)
+        assert app.modes_after() == app.modes_before
+    finally:
+        app.close()
