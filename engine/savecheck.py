@@ -148,8 +148,8 @@ def action(data: Any) -> Action:
         act = action_from_json(data)
     except (ValueError, TypeError, KeyError, IndexError):
         kind = data.get("action")
-        shown = kind if is_id(kind) else "?"
-        raise ValueError(f"'action' is not an action this Skirmish knows ({shown})") from None
+        shown = f"a {kind} action" if is_id(kind) else "no action"
+        raise ValueError(f"'action' is malformed ({shown} this Skirmish can't read)") from None
     hints = typing.get_type_hints(type(act))
     for f in fields(act):
         if f.name in data and not _fits(data[f.name], hints[f.name]):

@@ -195,7 +195,7 @@ def cmd_list() -> int:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Play `--runs` fights headless (AI on every side) and print the summary."""
-    from ai.sim import Job, default_jobs, run_many, summarize
+    from ai.sim import Job, default_jobs, prepare_log_dir, run_many, summarize
     from engine.content.loader import load_encounter
     from engine.rulesets import get_ruleset
 
@@ -229,8 +229,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.swap_sides and len(sides) != 2:
         print("skirmish sim: --swap-sides needs an encounter with two sides", file=sys.stderr)
         return 2
-    if args.log_dir is not None:
-        args.log_dir.mkdir(parents=True, exist_ok=True)
+    if args.log_dir is not None and (problem := prepare_log_dir(args.log_dir)) is not None:
+        print(f"skirmish sim: {problem}", file=sys.stderr)  # one line, no file left behind
+        return 2
     jobs = []
     for i in range(args.runs):
         pol = {s: named.get(s, "tactical") for s in sides}
@@ -251,7 +252,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
     workers = args.jobs if args.jobs is not None else default_jobs()
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() and args.runs >= 20
-    results = run_many(jobs, workers, _progress(args.runs) if show else None)
+    try:
+        results = run_many(jobs, workers, _progress(args.runs) if show else None)
+    except OSError as exc:  # a log that can't be written (a full disk): one line
+        print(f"skirmish sim: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     summary = summarize(
         results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
     )

@@ -10,6 +10,7 @@ text starts on so a map error at grid row r maps back to a file line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,7 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 # PyYAML resolves a bare "=" to this tag but SafeLoader cannot construct it; in content
 # it is only ever meant as text (a map symbol).
 _VALUE_TAG = "tag:yaml.org,2002:value"
+_DEEP_FLOW = re.compile(r"(?:[\[{][ \t]*){" + str(MAX_DEPTH + 1) + "}")
 _COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
 
 
@@ -90,6 +92,13 @@ def parse_yaml(text: str, file: str, max_values: int = MAX_VALUES) -> YamlDoc:
     constructors each have their own error classes (and plain ValueError/KeyError for a bad
     `!!float` or `!!bool`), nesting is capped before it can exhaust the stack, and aliases are
     capped by the number of values they expand to."""
+    deep = _DEEP_FLOW.search(text)
+    if deep is not None:
+        # PyYAML's scanner looks 1,024 characters ahead at every `[` it can't yet place, so
+        # a long run of brackets costs it a second before the composer's limit is reached.
+        line = text.count("\n", 0, deep.start()) + 1
+        message = f"YAML syntax error: nested more than {MAX_DEPTH} levels deep"
+        raise ContentErrors([ContentError(file, line, "yaml", message)])
     loader: _Loader | None = None
     try:
         loader = _Loader(text)

@@ -30,13 +30,20 @@ MAX_RESUMES = 5
 """Unfinished fights offered here (`skirmish resume` lists them all)."""
 
 
+unreadable: list[SaveInfo] = []
+"""Saves the last `load_lists` couldn't read (each with its `error`): the offer counts them."""
+
+
 def load_lists() -> tuple[list[EncounterInfo], list[SaveInfo], str | None]:
     """The bundled encounters, the unfinished fights, and why the encounters can't be listed
     (a broken bundled file must not hide the fights to resume). Worker thread: it imports
     the engine."""
-    from engine.autosave import list_unfinished
+    from engine.autosave import list_saves
 
-    saves = list_unfinished()
+    everything = list_saves()  # a bad file is listed with its error, never raised
+    saves = [s for s in everything if s.error is None and not s.finished]
+    unreadable.clear()
+    unreadable.extend(s for s in everything if s.error is not None)
     try:
         from engine.content.bundled import bundled_encounters
 
@@ -115,10 +122,10 @@ class StartScreen(Screen[None]):
             hint = f"Can't list the encounters: {problem}"
         self.query_one("#start-hint", Static).update(plain(fit(hint, 76)))
         offer = self.query_one("#start-resume", Static)
+        text = Text()
         if self.saves:
             newest = self.saves[0]
             n = len(saves)
-            text = Text()
             text.append(f"{n} unfinished fight{'s' if n > 1 else ''}", style="bold")
             text.append(
                 f": r resumes the newest ({name(newest.encounter)}, round {newest.round}, "
@@ -126,8 +133,13 @@ class StartScreen(Screen[None]):
             )
             if n > 1:
                 text.append("; the others are at the top of the list")
-            offer.update(text)
-        offer.display = bool(self.saves)
+        if unreadable:  # never hidden: say so, and where the reasons are
+            bad = len(unreadable)
+            text.append("\n" if self.saves else "")
+            text.append(f"{bad} save{'s' if bad > 1 else ''} can't be read", style="bold")
+            text.append(" (`skirmish resume` lists why)")
+        offer.update(text)
+        offer.display = bool(self.saves or unreadable)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
