@@ -24,10 +24,11 @@ from engine.content.loader import load_encounter
 from engine.decisions import DelayReturnQuestion, ForcedMoveQuestion, OpportunityQuestion
 from engine.dice import DiceRequest
 from tui.app import SkirmishApp
-from tui.controller import Ask
+from tui.controller import Ask, Failed, Refused
 from tui.logtext import Line
 from tui.screens.asks import dialog_for
 from tui.screens.dialogs import AskText, Confirm, DiceEntry, PowerPicker
+from tui.screens.encounter import EngineNews
 from tui.screens.end import EndScreen
 from tui.screens.help import HelpScreen
 from tui.screens.loading import LoadingScreen
@@ -97,6 +98,14 @@ async def test_hostile_names_encounter_screen_panes_and_status_line() -> None:
         await pilot.pause()
         text = check_screen(app, "saved ")
         assert "␛[2J␛]0;pwned␇" in text  # shown, as pictures: not obeyed, not hidden
+        # refusals and engine errors quote names: their notifications are not markup either
+        screen.on_engine_news(EngineNews(Refused(f"{LINK_MARKUP} is out of reach {MARKUP}")))
+        screen.on_engine_news(EngineNews(Failed(f"{MARKUP} {NAMES['escapes']}\ntraceback")))
+        await pilot.pause(0.2)
+        check_screen(app, f"Can't: {LINK_MARKUP[:20]}")  # cut by cells, not dropped
+        toasts = {n.title: n for n in app._notifications}
+        assert not toasts["Not allowed"].markup and not toasts["Engine error"].markup
+        assert "␛[2J" in toasts["Engine error"].message
 
 
 @sync
@@ -139,7 +148,7 @@ async def test_hostile_names_help_end_loading_and_start_screens() -> None:
         for screen, shows in (
             (HelpScreen(), "Keys"),
             (EndScreen(over, app.options), "Winner: ␛[2J"),
-            (LoadingScreen(f"Resuming {NAMES['escapes']}{LONG}.save.jsonl..."), "Resuming"),
+            (LoadingScreen(f"Resuming {MARKUP}{NAMES['escapes']}{LONG}.save.jsonl"), "Resuming"),
         ):
             await app.push_screen(screen)
             await pilot.pause()

@@ -173,9 +173,20 @@ class StatusLine(Static):
             out.append("  " + hint, style="italic")
         self.show_text(out)
 
+    _full: Text | None = None
+    _width = 0
+
     def show_text(self, text: Text) -> None:
         text.plain = clean(text.plain)  # character for character: the styles stay in place
         text.no_wrap, text.overflow = True, "ellipsis"
-        if text.plain != self._plain:
-            self._plain = text.plain
-            self.update(text, layout=False)
+        width = self.content_size.width or 80
+        if text.plain != self._plain or width != self._width:
+            self._plain, self._full, self._width = text.plain, text, width
+            shown = text.copy()
+            # cut here, by cells: Textual would drop a whole long word (a name) at the edge
+            shown.truncate(width, overflow="ellipsis")
+            self.update(shown, layout=False)
+
+    def on_resize(self) -> None:
+        if self._full is not None:
+            self.show_text(self._full)
