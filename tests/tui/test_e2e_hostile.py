@@ -327,3 +327,20 @@ def test_sigterm_to_a_stuck_app_watchdog_restores_terminal(tmp_path: Path) -> No
         assert app.modes_after() == app.modes_before
     finally:
         app.close()
+
+
+def test_sighup_after_the_connection_dropped_exits_and_keeps_the_save(tmp_path: Path) -> None:
+    """An SSH connection drops: nobody reads the terminal any more (the pty's master side is
+    closed), then SIGHUP. The app still ends (status 129) instead of hanging on its writes."""
+    import os
+
+    cmd = [skirmish_command(), "play", FIXTURE, "--seed", "5", "--pace", "0.05"]
+    app = PtyApp(cmd, _env(tmp_path))
+    try:
+        app.wait_for("Your turn", timeout=30)
+        os.close(app.master)
+        app.signal(signal.SIGHUP)
+        assert app.proc.wait(15) == 128 + signal.SIGHUP
+    finally:
+        app.close()
+    _save_whole(tmp_path)
