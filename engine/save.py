@@ -74,7 +74,10 @@ class SaveError(Exception):
     """A save that can't be read or written; `str()` is one line: `path: what is wrong`."""
 
     def __init__(self, path: str | os.PathLike[str], what: str) -> None:
-        super().__init__(f"{path}: {what}")
+        # Escaped: a file name or a value from the file (a hostile content hash, a name)
+        # must not reach a terminal raw through an error message.
+        what = visible(what.replace("\n", " "))
+        super().__init__(f"{visible(str(path))}: {what}")
         self.path = Path(path)
         self.what = what
 

@@ -302,3 +302,10 @@ def test_reading_a_huge_valid_looking_file_stays_in_memory_bounds(tmp_path: Path
     finally:
         tracemalloc.stop()
     assert peak < 100 * 2**20
+
+
+def test_hostile_header_text_never_reaches_the_terminal_raw(good: Path) -> None:
+    # Found by the save fuzzer: a content hash with escapes was quoted raw in the error.
+    edit(good, 0, lambda obj: obj.update(content_hash="\x1b[2J\x1b]0;pwned\x07"))
+    message = refused(good, "content hash", replay=True)
+    assert "\x1b" not in message and "\\x1b" in message
