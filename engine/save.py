@@ -356,7 +356,7 @@ class SaveFile:
                 live=live,
             )
         except Exception as exc:  # the records drive the engine: any failure means "bad save"
-            raise SaveError(self.path, _replay_failure(exc)) from None
+            raise SaveError(self.path, replay_failure(exc)) from None
 
     def _check_against(self, loaded: LoadedEncounter) -> None:
         """The header's ruleset and control must fit the embedded encounter."""
@@ -371,7 +371,7 @@ class SaveFile:
             )
 
 
-def _replay_failure(exc: Exception) -> str:
+def replay_failure(exc: Exception) -> str:
     """Why the records don't replay, said about the file (not "tuple index out of range")."""
     if isinstance(exc, DiceExhausted):
         why = "the saved dice run out before the records do (a record was edited or lost)"
