@@ -74,7 +74,10 @@ class SaveError(Exception):
     """A save that can't be read or written; `str()` is one line: `path: what is wrong`."""
 
     def __init__(self, path: str | os.PathLike[str], what: str) -> None:
-        super().__init__(f"{path}: {what}")
+        # Escaped: a file name or a value from the file (a hostile content hash, a name)
+        # must not reach a terminal raw through an error message.
+        what = visible(what.replace("\n", " "))
+        super().__init__(f"{visible(str(path))}: {what}")
         self.path = Path(path)
         self.what = what
 
@@ -353,7 +356,7 @@ class SaveFile:
                 live=live,
             )
         except Exception as exc:  # the records drive the engine: any failure means "bad save"
-            raise SaveError(self.path, _replay_failure(exc)) from None
+            raise SaveError(self.path, replay_failure(exc)) from None
 
     def _check_against(self, loaded: LoadedEncounter) -> None:
         """The header's ruleset and control must fit the embedded encounter."""
@@ -368,7 +371,7 @@ class SaveFile:
             )
 
 
-def _replay_failure(exc: Exception) -> str:
+def replay_failure(exc: Exception) -> str:
     """Why the records don't replay, said about the file (not "tuple index out of range")."""
     if isinstance(exc, DiceExhausted):
         why = "the saved dice run out before the records do (a record was edited or lost)"

@@ -25,7 +25,7 @@ from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
 from engine.history import control_of
 from engine.logfile import check_start, first_event, read_log_lines
-from engine.save import SaveError, read_save
+from engine.save import SaveError, read_save, replay_failure
 from engine.savecheck import loads
 from tui.glyphs import token_letters
 from tui.logtext import Names, names_of_encounter
@@ -77,7 +77,10 @@ def load_timeline(path: str | Path) -> Timeline:
             raise
         return log_timeline(path)
     enc = save.encounter()
-    return save_timeline(enc, path)
+    try:
+        return save_timeline(enc, path)
+    except Exception as exc:  # the viewer replays with the recorded dice only: say why not
+        raise SaveError(path, replay_failure(exc)) from None
 
 
 # --- saves: exact ---------------------------------------------------------------------------

@@ -220,3 +220,11 @@ def test_library_loader_refuses_the_same_way(tmp_path: Path) -> None:
     with pytest.raises(ContentErrors) as info:
         load_library(tmp_path / "l.yaml")
     assert str(info.value).isprintable()
+
+
+def test_docs_list_the_limits_the_code_has() -> None:
+    from engine.content.docs import LIMITS_END, LIMITS_START, limits_markdown
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "content.md").read_text()
+    start = text.index(LIMITS_START) + len(LIMITS_START)
+    assert text[start : text.index(LIMITS_END)] == "\n" + limits_markdown()

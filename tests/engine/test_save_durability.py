@@ -36,9 +36,9 @@ def drive(hist: History, rng: random.Random, steps: int, confirmed: list[list[Re
         if hist.enc.over:
             return
         roll = rng.random()
-        if roll < 0.1 and hist.can_undo:
+        if roll < 0.1 and hist.can_undo():
             hist.undo(rng.randint(1, 2))
-        elif roll < 0.18 and hist.can_redo:
+        elif roll < 0.18 and hist.can_redo():
             hist.redo()
         else:
             hist.apply(random_action(hist.enc, rng))

@@ -302,3 +302,25 @@ def test_reading_a_huge_valid_looking_file_stays_in_memory_bounds(tmp_path: Path
     finally:
         tracemalloc.stop()
     assert peak < 100 * 2**20
+
+
+def test_hostile_header_text_never_reaches_the_terminal_raw(good: Path) -> None:
+    # Found by the save fuzzer: a content hash with escapes was quoted raw in the error.
+    edit(good, 0, lambda obj: obj.update(content_hash="\x1b[2J\x1b]0;pwned\x07"))
+    message = refused(good, "content hash", replay=True)
+    assert "\x1b" not in message and "\\x1b" in message
+
+
+def test_replay_viewer_says_when_the_saved_dice_run_out(good: Path) -> None:
+    # The engine's replay rolls on past the recorded faces; the viewer replays with exactly
+    # the recorded ones, and ran into DiceExhausted ("Can't open it: DiceExhausted").
+    from tui.replay import load_timeline
+
+    i = max(
+        j
+        for j, raw in enumerate(rows(good)[1:], start=1)
+        if decode_line(raw.rstrip(b"\n")).get("faces")
+    )
+    edit(good, i, lambda obj: obj.update(faces=[]))
+    with pytest.raises(SaveError, match="saved dice run out"):
+        load_timeline(good)

@@ -40,7 +40,7 @@ SEED_SAVE: bytes = b""
 """The uncorrupted save, made once in the parent (workers are forked and inherit it)."""
 
 
-def make_seed_save(records: int = 30) -> bytes:
+def make_seed_save(records: int = 20) -> bytes:
     from engine import autosave
     from engine.content.loader import load_encounter
     from engine.encounter import Encounter
