@@ -78,7 +78,7 @@ _CLAUSES: list[tuple[str, re.Pattern[str]]] = [
     (
         "knock",
         re.compile(
-            r"(?:you|it|the\s+[a-z' -]+?)\s+(?:can\s+|may\s+)?knocks?\s+"
+            r"(?:(?:you|it|the\s+[a-z' -]+?)\s+)?(?:can\s+|may\s+)?knocks?\s+"
             r"(?:the\s+target|it)\s+prone",
             re.I,
         ),

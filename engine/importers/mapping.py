@@ -12,6 +12,7 @@ is reported as a problem and left out.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from pydantic import ValidationError
@@ -37,12 +38,15 @@ _LIMITS: dict[str, tuple[int, int]] = {
     "initiative": (-20, 40),
     "healing_surges": (0, 50),
 }
+NATIVE = {"second wind", "opportunity attack"}
+"""Actions every Skirmish creature has (X-HP-2, F-ACT): a copy would only duplicate them."""
 ABILITIES = ("str", "con", "dex", "int", "wis", "cha")
 
 
 def slug(text: str, limit: int = 40) -> str:
-    """An id from a name: `"Goblin Skull-cleaver"` -> `goblin-skull-cleaver`."""
-    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """An id from a name: `"Brünhilde Skull-cleaver"` -> `brunhilde-skull-cleaver`."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    s = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
     if not s or not s[0].isalpha():
         s = f"x-{s}".rstrip("-")
     return s[:limit].rstrip("-_")
@@ -267,7 +271,7 @@ def map_power(p: SrcPower, ident: str, owner: str, rep: CreatureReport) -> dict[
         rep.warn(p.line, f"power {p.name!r}", f"kept as a note: {clean(note, 160)}")
     if not ("attack" in d or "effect" in d):
         rep.warn(p.line, f"power {p.name!r}", "nothing in it is a rule Skirmish plays")
-    d["description"] = clean(" ".join(clean(n, 600) for n in notes))
+    d["description"] = clean(" ".join(clean(n, 600) for n in [*p.about, *notes]))
     if not d["description"]:
         del d["description"]
     return d
@@ -283,14 +287,14 @@ def _mark_basic(src: SrcCreature, rep: CreatureReport) -> None:
             return
 
 
-def _summary(c: dict[str, Any], powers: list[dict[str, Any]]) -> str:
+def _summary(c: dict[str, Any], powers: list[dict[str, Any]], rank: str | None) -> str:
     d = c.get("defenses", {})
     defs = (
         f"AC {d.get('ac')}, Fort {d.get('fortitude')}, Ref {d.get('reflex')}, Will {d.get('will')}"
     )
     who = c.get("role") or "pc"
-    if c.get("minion"):
-        who += " minion"
+    if rank:
+        who = f"{rank} {who}"
     init = c.get("initiative")
     return (
         f"level {c['level']} {who}, {c['hp']} hp, {defs}, speed {c['speed']}"
@@ -333,12 +337,15 @@ def map_creature(
                 rep.warn(p.line, f"power {p.name!r}", f"not imported: {msg}")
             notes.append(f"Not imported: {p.name}: " + "; ".join(p.problems))
             continue
-        pid = unique(f"{cid[:24].rstrip('-_')}-{slug(p.name, 15)}", taken)
+        if p.name.lower() in NATIVE:
+            rep.summary.append(f"{p.name}: not imported, Skirmish has it for every creature")
+            continue
+        pid = unique(f"{cid[:18].rstrip('-_')}-{slug(p.name, 21)}", taken)
         powers.append(map_power(p, pid, src.name, rep))
     c["powers"] = [p["id"] for p in powers]
     if notes:
         c["description"] = clean(" ".join(notes), 4000)
-    rep.summary.insert(0, _summary(c, powers))
+    rep.summary.insert(0, _summary(c, powers, src.rank))
     rep.summary.extend(_power_line(p) for p in powers)
     _validate(src, c, powers)
     return c, powers, rep

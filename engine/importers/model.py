@@ -52,6 +52,8 @@ class SrcPower:
     aftereffect: str = ""
     notes: list[str] = field(default_factory=list)
     """Source text that the readers already know Skirmish can't play (a trigger, an aura)."""
+    about: list[str] = field(default_factory=list)
+    """Plain facts for the description that change no rule (the weapon or implement used)."""
     problems: list[str] = field(default_factory=list)
     """Why the power can't be imported at all (it is then left out, with a warning)."""
 

@@ -81,11 +81,11 @@ def read_range(text: str, power: SrcPower) -> bool:
         power.kind, power.burst, power.range = "area", int(g["an"]), int(g["aw"])
     else:
         power.kind, power.target = "personal", "self"
-    _read_targets(text[m.end() :], power)
+    read_targets(text[m.end() :], power)
     return True
 
 
-def _read_targets(text: str, power: SrcPower) -> None:
+def read_targets(text: str, power: SrcPower) -> None:
     """Who and how many: `(one or two creatures)`, `targets enemies`, `each ally in burst`."""
     low = text.lower()
     if power.kind in ("close", "area"):
@@ -137,7 +137,7 @@ def read_body(text: str, power: SrcPower) -> None:
         elif label == "Aftereffect":
             power.aftereffect = chunk
         elif label in ("Target", "Targets"):
-            _read_targets(chunk, power)
+            read_targets(chunk, power)
         else:
             power.notes.append(f"{label}: {chunk}")
     if leftovers:
