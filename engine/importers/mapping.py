@@ -81,7 +81,9 @@ def _check_numbers(src: SrcCreature) -> list[Problem]:
         required = [r for r in required if r not in missing_def]
     for name in required:
         if getattr(src, name) is None:
-            problems.append(Problem(src.file, src.at(name), name, f"no {name} in the source"))
+            what = "no number" if name in src.lines else "nothing"
+            message = f"{what} for {name} in the source"
+            problems.append(Problem(src.file, src.at(name), name, message))
     for name, (lo, hi) in _LIMITS.items():
         value = getattr(src, name)
         if value is not None and not lo <= value <= hi:

@@ -36,7 +36,7 @@ _AURA = re.compile(r"\baura\s+(?P<n>\d+)\b", re.I)
 _HEADER_LABEL = re.compile(
     r"\b(?:HP|AC|Speed|Resist|Vulnerable|Immune|Saving\s+Throws|Action\s+Points|Regeneration)\b"
 )
-_TAIL = re.compile(r"\b(?:Alignment|Languages|Skills|Str\s+\d+\s*\(|Equipment)\b")
+_TAIL = re.compile(r"\b(?:Alignment|Languages|Skills|Equipment)\b|\bStr\s+\d+\s*\(")
 _DIE_FACES = {"⚀": 1, "⚁": 2, "⚂": 3, "⚃": 4, "⚄": 5, "⚅": 6}
 _USAGE = re.compile(r"\b(?P<u>at[-\s]?will|encounter|daily|recharges?)\b(?P<rest>[^;]*)", re.I)
 KEYWORDS = (  # noqa: SIM905 (one readable list of words)
@@ -54,6 +54,12 @@ _CUT = re.compile(r"[.;:)\]✦]|\bdamage\b|\bvs\b")
 _LIST = r"\d+\s+[a-z]+(?:\s*,\s*\d+\s+[a-z]+)*"
 _SENSES = r"(?P<extra>(?:\s*[;,]\s*[a-z][a-z -]*(?:\s\d+)?)*)"
 _MOVES = r"(?P<extra>(?:\s*,\s*[a-z]+\s+\d+(?:\s*\([^)]*\))?)*)"
+_LABELS = {
+    "hp": re.compile(r"\bHP\b"),
+    "ac": re.compile(r"\bAC\b"),
+    "speed": re.compile(r"\bSpeed\b"),
+    "initiative": re.compile(r"\bInitiative\b"),
+}
 _HEADER_FIELDS: list[tuple[str, re.Pattern[str]]] = [
     ("initiative", re.compile(r"\bInitiative\s*(?P<v>[+-]?\s?\d+)")),
     ("senses", re.compile(r"\bSenses\s+Perception\s*(?P<v>[+-]\s?\d+)" + _SENSES)),
@@ -196,6 +202,10 @@ def _read_header(
     for field, pattern in _HEADER_FIELDS:
         m = pattern.search(text)
         if m is None:
+            label = _LABELS.get(field)
+            found = label.search(text) if label else None
+            if found is not None:  # the label without its number: point at it
+                c.lines[field] = index.line(base + found.start())
             continue
         consumed.append(m.span())
         c.lines[field] = index.line(base + m.start())
