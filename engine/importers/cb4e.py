@@ -55,6 +55,7 @@ class _Refused(Exception):
 def parse_xml(data: bytes, file: str) -> Node:
     """The element tree of `data`, or ImportFailed naming the line of the first error."""
     parser = xml.parsers.expat.ParserCreate()
+    parser.buffer_text = True
     stack: list[Node] = []
     root: list[Node] = []
     count = [0]
