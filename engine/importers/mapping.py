@@ -154,6 +154,8 @@ def _creature_fields(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
 
 def _creature_notes(src: SrcCreature, rep: CreatureReport) -> list[str]:
     notes = [clean(d, 300) for d in src.description if d.strip()]
+    if src.leader:
+        notes.append("Leader.")
     if src.saving_throws:
         text = f"Saving throws {src.saving_throws:+d} (Skirmish has no saving throw bonus)"
         notes.append(text)
