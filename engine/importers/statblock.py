@@ -229,20 +229,23 @@ def _read_header(
                 c.notes.append((c.lines[field], f"Speed also: {m.group('extra').strip(' ,')}"))
             setattr(c, field, int((value or "0").replace(" ", "")))
     c.lines.setdefault("defenses", c.lines.get("ac", c.line))
-    leftover = _leftover(text, consumed)
-    if leftover:
-        c.notes.append((c.line, leftover))
+    for at, rest in _leftover(text, consumed):
+        c.notes.append((index.line(base + at), rest))
 
 
-def _leftover(text: str, spans: list[tuple[int, int]]) -> str:
-    """The header text no pattern read (a trait, regeneration): to keep as a note."""
+def _leftover(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """The runs of header text no pattern read (a trait, regeneration), with their offsets:
+    each is kept as a note."""
     keep = list(text)
     for a, b in spans:
         for k in range(max(a, 0), min(b, len(keep))):
-            keep[k] = " "
-    rest = clean("".join(keep))
-    rest = re.sub(r"^[\s;,.]+|[\s;,]+$", "", rest)
-    return rest if re.search(r"[A-Za-z]{3}", rest) else ""
+            keep[k] = "\x00"
+    out = []
+    for m in re.finditer(r"[^\x00]+", "".join(keep)):
+        rest = re.sub(r"^[\s;,.]+|[\s;,]+$", "", clean(m.group(0)))
+        if re.search(r"[A-Za-z]{3}", rest):
+            out.append((m.start(), rest))
+    return out
 
 
 def _read_power(head: str, body: str, line: int | None) -> SrcPower:
