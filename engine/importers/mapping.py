@@ -40,6 +40,7 @@ _LIMITS: dict[str, tuple[int, int]] = {
 }
 NATIVE = {"second wind", "opportunity attack"}
 """Actions every Skirmish creature has (X-HP-2, F-ACT): a copy would only duplicate them."""
+SKILLS = ("perception", "stealth", "bluff", "insight")
 ABILITIES = ("str", "con", "dex", "int", "wis", "cha")
 
 
@@ -110,13 +111,7 @@ def _creature_fields(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
     if src.role:
         c["role"] = src.role
     if src.size:
-        size = _SIZES.get(src.size.lower())
-        if size is None:
-            size = "large"
-            rep.warn(src.at("size"), "size", f"{src.size}: Skirmish's largest size is large")
-        elif size != src.size.lower():
-            rep.warn(src.at("size"), "size", f"{src.size}: imported as small")
-        c["size"] = size
+        c["size"] = _size(src, rep)
     c["speed"] = src.speed
     c["hp"] = src.hp
     if src.rank == "minion":
@@ -129,27 +124,53 @@ def _creature_fields(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
         c["defenses"] = {d: getattr(src, d) for d in ("ac", "fortitude", "reflex", "will")}
     if src.healing_surges:
         c["healing_surges"] = src.healing_surges
+    ap = _action_points(src, rep)
+    if ap is not None:
+        c["action_points"] = ap
+    c.update(_tables(src, rep))
+    if src.race:
+        c["race"] = clean(src.race, MAX_NAME)
+    return c
+
+
+def _size(src: SrcCreature, rep: CreatureReport) -> str:
+    printed = (src.size or "medium").lower()
+    size = _SIZES.get(printed)
+    if size is None:
+        rep.warn(src.at("size"), "size", f"{src.size}: Skirmish's largest size is large")
+        return "large"
+    if size != printed:
+        rep.warn(src.at("size"), "size", f"{src.size}: imported as small")
+    return size
+
+
+def _action_points(src: SrcCreature, rep: CreatureReport) -> int | None:
     ap = src.action_points
     if ap is None and src.rank in _RANK_AP:
         ap = _RANK_AP[src.rank]
         rep.summary.append(f"{src.rank}: {ap} action point(s) (none printed; the {src.rank} rule)")
-    if ap is not None:
-        if not 0 <= ap <= 3:
-            rep.warn(src.at("action_points"), "action_points", f"{ap}: Skirmish allows 0..3")
-            ap = max(0, min(ap, 3))
-        c["action_points"] = ap
-    skills = {
-        k: v for k, v in src.skills.items() if k in ("perception", "stealth", "bluff", "insight")
-    }
-    if skills:
-        c["skills"] = {k: max(-20, min(v, 40)) for k, v in skills.items()}
-    for name in ("resist", "vulnerable"):
-        table = {slug(k): v for k, v in getattr(src, name).items() if 1 <= v <= 50}
-        if table:
-            c[name] = table
-    if src.race:
-        c["race"] = clean(src.race, MAX_NAME)
-    return c
+    if ap is not None and not 0 <= ap <= 3:
+        rep.warn(src.at("action_points"), "action_points", f"{ap}: Skirmish allows 0..3, so 3")
+        ap = max(0, min(ap, 3))
+    return ap
+
+
+def _tables(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
+    """Skills, resistances and vulnerabilities; a value Skirmish can't hold is a warning."""
+    out: dict[str, Any] = {}
+    tables = [
+        ("skills", {k: v for k, v in src.skills.items() if k in SKILLS}, -20, 40),
+        ("resist", {slug(k): v for k, v in src.resist.items()}, 1, 50),
+        ("vulnerable", {slug(k): v for k, v in src.vulnerable.items()}, 1, 50),
+    ]
+    for name, table, lo, hi in tables:
+        kept = {k: v for k, v in table.items() if lo <= v <= hi}
+        for k, v in table.items():
+            if k not in kept:  # a note (and so a warning), never a changed number
+                src.notes.append((src.at(name), f"{name} {k} {v}: out of range {lo}..{hi}"))
+        if kept:
+            out[name] = kept
+    return out
 
 
 def _creature_notes(src: SrcCreature, rep: CreatureReport) -> list[str]:

@@ -33,6 +33,8 @@ class SrcPower:
     recharge: int | None = None
     keywords: list[str] = field(default_factory=list)
     basic: bool = False
+    marker: str | None = None
+    """The icon letter of a stat block (m M r R C A), if any."""
     kind: str | None = None
     """melee, ranged, close, area or personal; None when the source names no range."""
     reach: int | None = None

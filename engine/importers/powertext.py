@@ -16,8 +16,18 @@ from engine.importers.model import SrcPower
 _LABEL = re.compile(
     r"\b(Hit|Miss|Effect|Aftereffect|Secondary\s+Attack|Secondary\s+Targets?|Special|Trigger"
     r"|Sustain\s+(?:Standard|Move|Minor)|Attack|Requirements?|Targets?|Prerequisite"
-    r"|First\s+Failed\s+Saving\s+Throw|Second\s+Failed\s+Saving\s+Throw|Level\s+\d+)\s*:",
+    r"|First\s+Failed\s+Saving\s+Throw|Second\s+Failed\s+Saving\s+Throw|Level\s+\d+)"
+    r"(?:\s*\((?P<paren>[^()]*)\))?\s*:",
 )
+_LABEL_ACTIONS = {
+    "immediate": "immediate",
+    "opportunity": "immediate",
+    "free": "free",
+    "minor": "minor",
+    "move": "move",
+    "standard": "standard",
+    "no action": "free",
+}
 ATTACK = re.compile(
     r"(?P<bonus>[+\-−–]\s?\d+)\s+vs\.?\s+(?P<def>AC|Fortitude|Reflex|Will)\b(?:\s*\([^)]*\))?",
     re.I,
@@ -45,6 +55,8 @@ def split_labels(text: str) -> list[tuple[str | None, str]]:
         if chunk or label is not None:
             parts.append((label, chunk))
         label = " ".join(m.group(1).split())
+        if m.group("paren"):
+            label += f" ({' '.join(m.group('paren').split())})"
         pos = m.end()
     chunk = text[pos:].strip()
     if chunk or label is not None:
@@ -113,10 +125,23 @@ def read_attack(text: str, power: SrcPower) -> str | None:
     return text[m.end() :].lstrip(" ;:")
 
 
+def _label_action(full: str, label: str, power: SrcPower) -> None:
+    """`Effect (Immediate Reaction):` says the action the power takes."""
+    paren = full[len(label) + 2 : -1].lower()
+    action = next((a for w, a in _LABEL_ACTIONS.items() if paren.startswith(w)), None)
+    if action:
+        power.action = action
+    else:
+        power.notes.append(f"{full}:")
+
+
 def read_body(text: str, power: SrcPower) -> None:
     """Fill `power` from a stat block power's body (either style)."""
     leftovers: list[str] = []
-    for label, chunk in split_labels(text):
+    for full, chunk in split_labels(text):
+        label = full.split(" (")[0] if full else None
+        if full and label and full != label:
+            _label_action(full, label, power)
         if label in (None, "Attack"):
             hit = read_attack(chunk, power)
             if hit is not None:

@@ -30,9 +30,31 @@ _TYPE_LINE = re.compile(
     r"(?:natural|elemental|fey|shadow|immortal|aberrant)(?:\s+[a-z]+){1,2}(?:\s*\([^)]*\))?",
     re.I,
 )
-_ACTION = r"standard|move|minor|free|immediate\s+(?:interrupt|reaction)|no\s+action|opportunity"
-_HEAD = re.compile(rf"\((?P<inner>\s*(?P<action>{_ACTION})\b[^()]*)\)", re.I)
+_ACTION = (
+    r"standard|move|minor|free|immediate(?:\s+(?:interrupt|reaction))?|no\s+action|opportunity"
+)
+# `(standard; at-will)`; not `Effect (Free Action):`, a label of the newer layout
+_HEAD = re.compile(rf"\((?P<inner>\s*(?P<action>{_ACTION})\b[^()]*)\)(?!\s*:)", re.I)
 _AURA = re.compile(r"\baura\s+(?P<n>\d+)\b", re.I)
+# The newer layout (Monster Manual 3, Monster Vault): `m Slam (weapon) ✦ At-Will` under
+# section heads ("Standard Actions", "Triggered Actions", "Traits"), then labelled lines.
+_FACE = "[2-6⚁⚂⚃⚄⚅]"
+_HEAD3 = re.compile(
+    rf"(?:\((?P<kw>[^()]*)\)\s*)?✦\s*(?P<usage>At[-\s]?Will|Encounter|Daily"
+    rf"|Recharge(?:\s+{_FACE}(?:\s*,?\s*{_FACE})*|\s+when\s+first\s+bloodied)?|Aura\s+\d+)\b",
+    re.I,
+)
+_SECTION = re.compile(
+    r"\b(?P<s>Standard|Move|Minor|Triggered|Free|Opportunity)\s+Actions\b|\bTraits\b"
+)
+_SECTION_ACTION = {
+    "standard": "standard",
+    "move": "move",
+    "minor": "minor",
+    "free": "free",
+    "triggered": "immediate",
+    "opportunity": "immediate",
+}
 _HEADER_LABEL = re.compile(
     r"\b(?:HP|AC|Speed|Resist|Vulnerable|Immune|Saving\s+Throws|Action\s+Points|Regeneration)\b"
 )
@@ -49,7 +71,9 @@ _KW = "|".join(KEYWORDS)
 _KEYWORDS = re.compile(rf"\s*[✦*•]\s*(?P<kw>(?:{_KW})(?:\s*,\s*(?:{_KW}))*)\b", re.I)
 _NAME_WORD = re.compile(r"[A-Z][\w'’\-]*|of|the|and|in|on|to|a|an|with|from|[mMrRCA]|✦")
 _CONNECTORS = {"of", "the", "and", "in", "on", "to", "a", "an", "with", "from"}
-_CUT = re.compile(r"[.;:)\]✦]|\bdamage\b|\bvs\b")
+_CUT = re.compile(
+    r"[.;:)\]✦]|\bdamage\b|\bvs\b|\b(?:Standard|Move|Minor|Triggered|Free)\s+Actions\b|\bTraits\b"
+)
 
 _LIST = r"\d+\s+[a-z]+(?:\s*,\s*\d+\s+[a-z]+)*"
 _SENSES = r"(?P<extra>(?:\s*[;,]\s*[a-z][a-z -]*(?:\s\d+)?)*)"
@@ -63,6 +87,7 @@ _LABELS = {
 _HEADER_FIELDS: list[tuple[str, re.Pattern[str]]] = [
     ("initiative", re.compile(r"\bInitiative\s*(?P<v>[+-]?\s?\d+)")),
     ("senses", re.compile(r"\bSenses\s+Perception\s*(?P<v>[+-]\s?\d+)" + _SENSES)),
+    ("perception", re.compile(r"\bPerception\s*(?P<v>[+-]\s?\d+)")),
     ("hp", re.compile(r"\bHP\s*(?P<v>\d+)")),
     ("bloodied", re.compile(r"[;,]?\s*Bloodied\s*(?P<v>\d+)")),
     ("minion", re.compile(r"[;,]?\s*a\s+missed\s+attack\s+never\s+damages\s+a\s+minion\.?", re.I)),
@@ -139,11 +164,20 @@ def _read_block(
     heads = _power_heads(block)
     tail = _TAIL.search(block, heads[-1][1] if heads else 0)
     tail_at = tail.start() if tail else len(block)
-    first = next((h[0] for h in heads if h[2] == "power"), tail_at)
+    first = next((h[0] for h in heads if h[2] != "aura"), tail_at)
+    action = "standard"
     for i, (b0, b1, kind) in enumerate(heads):
         body_end = heads[i + 1][0] if i + 1 < len(heads) else tail_at
         line = index.line(start + b0)
-        if kind == "aura":
+        if kind.startswith("section:"):
+            section = kind.split(":", 1)[1]
+            action = _SECTION_ACTION.get(section, action)
+            traits = clean(block[b1:body_end], 600) if section == "traits" else ""
+            if traits:
+                c.notes.append((line, f"Traits: {traits}"))
+        elif kind == "power3":
+            c.powers.append(_read_power3(block[b0:b1], block[b1:body_end], line, action))
+        elif kind == "aura":
             label = _HEADER_LABEL.search(block, b1, body_end)
             body_end = label.start() if label else body_end
             consumed.append((b0, body_end))
@@ -180,6 +214,11 @@ def _power_heads(block: str) -> list[tuple[int, int, str]]:
     heads: list[tuple[int, int, str]] = []
     for m in _HEAD.finditer(block):
         heads.append((_name_start(block, m.start()), m.end(), "power"))
+    for m in _HEAD3.finditer(block):
+        kind = "aura" if m.group("usage").lower().startswith("aura") else "power3"
+        heads.append((_name_start(block, m.start()), m.end(), kind))
+    for m in _SECTION.finditer(block):
+        heads.append((m.start(), m.end(), f"section:{(m.group('s') or 'traits').lower()}"))
     for m in _AURA.finditer(block):
         if any(h0 <= m.start() < h1 for h0, h1, _ in heads):
             continue
@@ -224,6 +263,8 @@ def _read_header(
                 c.notes.append((c.lines[field], f"Senses: {extra}"))
         elif field == "xp":
             continue
+        elif field == "perception":
+            c.skills.setdefault("perception", int((value or "0").replace(" ", "")))
         else:
             if field == "speed" and (m.group("extra") or "").strip(" ,"):
                 c.notes.append((c.lines[field], f"Speed also: {m.group('extra').strip(' ,')}"))
@@ -251,25 +292,48 @@ def _leftover(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:
 def _read_power(head: str, body: str, line: int | None) -> SrcPower:
     m = _HEAD.search(head)
     assert m is not None
-    words = head[: m.start()].split()
-    marker = words[0] if words and words[0] in ("m", "M", "r", "R", "C", "A") else None
-    name = " ".join(w for w in words[1 if marker else 0 :] if w != "✦") or "Power"
-    p = SrcPower(name=clean(name, 60), line=line)
-    p.basic = marker in ("m", "r")
+    p = _named(head[: m.start()], line)
     _read_action(m.group("inner"), p)
     kw = _KEYWORDS.match(body)
     if kw is not None:
         p.keywords = [k.strip().lower() for k in kw.group("kw").split(",")]
         body = body[kw.end() :]
-    body = clean(body.lstrip(" ✦*"), 3000)
+    _read_rest(clean(body.lstrip(" ✦*"), 3000), p)
+    return p
+
+
+def _read_power3(head: str, body: str, line: int | None, action: str) -> SrcPower:
+    """A power of the newer layout: `m Slam (weapon) ✦ At-Will`, its action from the
+    section it is under (or from `Effect (Free Action):` in its body)."""
+    m = _HEAD3.search(head)
+    assert m is not None
+    p = _named(head[: m.start()], line)
+    if m.group("kw"):
+        p.keywords = [k.strip().lower() for k in m.group("kw").split(",") if k.strip()]
+    _read_action(f"{action}; {m.group('usage')}", p)
+    _read_rest(clean(body.lstrip(" ✦*"), 3000), p)
+    return p
+
+
+def _named(text: str, line: int | None) -> SrcPower:
+    """A power named by `text`, with its icon letter read (m, r: basic; M, R, C, A)."""
+    words = text.split()
+    marker = words[0] if words and words[0] in ("m", "M", "r", "R", "C", "A") else None
+    name = " ".join(w for w in words[1 if marker else 0 :] if w != "✦") or "Power"
+    p = SrcPower(name=clean(name, 60), line=line)
+    p.basic = marker in ("m", "r")
+    p.marker = marker
+    return p
+
+
+def _read_rest(body: str, p: SrcPower) -> None:
     read_body(body, p)
-    if p.kind is None and marker in ("M", "m"):
+    if p.kind is None and p.marker in ("M", "m"):
         p.kind = "melee"
-    elif p.kind is None and marker in ("R", "r", "C", "A") and p.attack_bonus is not None:
+    elif p.kind is None and p.marker in ("R", "r", "C", "A") and p.attack_bonus is not None:
         read_range(body, p)
         if p.kind is None:
             p.problems.append("a ranged or area power with no range in its text")
-    return p
 
 
 def _read_action(inner: str, p: SrcPower) -> None:

@@ -15,6 +15,7 @@ GOOD = [
     "ogre-warhulk.html",
     "fen-raiders.txt",
     "marsh-wyrm.txt",
+    "cinder-ogre-mm3.txt",
 ]
 
 

@@ -24,7 +24,7 @@ def test_import_writes_one_library_per_file_and_reports(
     assert "level 8 elite brute, 212 hp, AC 22, Fort 23, Ref 18, Will 19" in out
     assert "power Sweeping Club: recharge 5, standard, close blast 2, +9 vs reflex, 2d8+6" in out
     assert "warning: " in out and "Aura: Stench aura 1" in out
-    assert "6 creature(s) imported from 5 file(s)" in out
+    assert "7 creature(s) imported from 6 file(s)" in out
     assert main(["check", *(str(p) for p in tmp_path.iterdir())]) == 0
 
 

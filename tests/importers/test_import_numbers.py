@@ -84,6 +84,17 @@ CREATURES: list[tuple[str, str, dict[str, Any]]] = [
             "skills": {"perception": 8, "stealth": 10},
         },
     ),
+    (
+        "cinder-ogre-mm3.txt",
+        "cinder-ogre-bruiser",
+        {
+            "level": 7, "role": "soldier", "size": "large", "hp": 168, "speed": 7,
+            "initiative": 6, "action_points": 1, "resist": {"fire": 10},
+            "defenses": {"ac": 23, "fortitude": 21, "reflex": 18, "will": 19},
+            "abilities": {"str": 24, "con": 20, "dex": 13, "int": 7, "wis": 14, "cha": 12},
+            "skills": {"perception": 5},
+        },
+    ),
 ]  # fmt: skip
 
 # The modifiers as printed: a Character Builder save's "<Ability> modifier" stats, and a
@@ -95,6 +106,7 @@ PRINTED_MODS = {
     "bog-goblin-skulker": {"str": 3, "con": 2, "dex": 5, "int": 0, "wis": 2, "cha": 0},
     "mire-hag": {"str": 3, "con": 4, "dex": 4, "int": 3, "wis": 4, "cha": 7},
     "marsh-wyrm": {"str": 6, "con": 4, "dex": 7, "int": 2, "wis": 3, "cha": 2},
+    "cinder-ogre-bruiser": {"str": 10, "con": 8, "dex": 4, "int": 1, "wis": 5, "cha": 4},
 }
 
 # name: (usage, recharge, action, kind, shape, attack bonus, vs, dice, bonus, types)
@@ -146,6 +158,12 @@ POWERS: dict[str, dict[str, P]] = {
         "Spit Bile": ("encounter", None, "standard", "area", {"burst": 1, "range": 10}, 7, "fortitude", "1d8", 4, ["acid"]),
         "Tail Lash": ("at-will", None, "immediate", "melee", {}, 9, "reflex", "1d8", 4, []),
         "Bloodied Breath": ("encounter", None, "free", "personal", {}, None, None, None, 0, []),
+    },
+    "cinder-ogre-bruiser": {
+        "Burning Maul": ("at-will", None, "standard", "melee", {"reach": 2}, 12, "ac", "2d8", 7, ["fire"]),
+        "Ash Sweep": ("recharge", 5, "standard", "close", {"blast": 2}, 10, "reflex", "2d6", 6, ["fire"]),
+        "Cinder Glare": ("encounter", None, "minor", "ranged", {"range": 5}, 10, "will", None, 0, []),
+        "Flare Up": ("encounter", None, "free", "personal", {}, None, None, None, 0, []),
     },
 }  # fmt: skip
 FILES = {cid: name for name, cid, _ in CREATURES}
@@ -207,13 +225,14 @@ def test_every_creature_of_the_samples_is_imported() -> None:
 
 
 def test_bloodied_is_half_the_hit_points_as_printed() -> None:
-    # HP 212; Bloodied 106 / HP 62; Bloodied 31 / HP 232; Bloodied 116: Skirmish derives it
+    # HP 212; Bloodied 106 / 62; 31 / 232; 116 / 168; 84: Skirmish derives it
     for name, cid, hp in [
         ("ogre-warhulk.html", "ogre-warhulk", 212),
         ("fen-raiders.txt", "mire-hag", 62),
         ("marsh-wyrm.txt", "marsh-wyrm", 232),
+        ("cinder-ogre-mm3.txt", "cinder-ogre-bruiser", 168),
     ]:
-        assert creature(name, cid)["hp"] // 2 == {212: 106, 62: 31, 232: 116}[hp]
+        assert creature(name, cid)["hp"] // 2 == {212: 106, 62: 31, 232: 116, 168: 84}[hp]
         assert not any(
             ": bloodied: printed" in w
             for w in [str(x) for _, _, r in imported(name).creatures for x in r.warnings]

@@ -60,7 +60,7 @@ def _import(tmp_path: Path, foes: str = FOES_SMALL) -> Path:
 def test_imported_files_pass_skirmish_check(tmp_path: Path) -> None:
     encounter = _import(tmp_path)
     files = sorted(tmp_path.glob("*.yaml"))
-    assert len(files) == 6
+    assert len(files) == 7
     assert check_files(files) == []
     assert main(["check", *map(str, files)]) == 0
     assert encounter in files

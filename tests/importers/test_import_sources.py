@@ -83,3 +83,21 @@ def test_ids_stay_unique_across_files_of_one_import() -> None:
     ids_b = {p["id"] for p in b.library()["powers"]} | {b.library()["creatures"][0]["id"]}
     assert not ids_a & ids_b
     assert b.library()["creatures"][0]["id"] == "marsh-wyrm-2"
+
+
+def test_the_newer_stat_block_layout_with_action_sections_and_labels() -> None:
+    """Monster Manual 3 / Monster Vault: `m Name (keywords) ✦ Usage` under "Standard
+    Actions", "Minor Actions", "Triggered Actions"; `Attack:`/`Hit:`/`Miss:` lines; traits."""
+    ogre = powers("cinder-ogre-mm3.txt", "cinder-ogre-bruiser")
+    assert ogre["Burning Maul"]["basic"] is True and ogre["Burning Maul"]["keywords"] == ["fire"]
+    assert ogre["Cinder Glare"]["action"] == "minor"
+    assert ogre["Cinder Glare"]["hit"]["effects"] == [
+        {"duration": "end_of_next_turn", "conditions": ["blinded"]}
+    ]
+    assert ogre["Ash Sweep"]["hit"]["forced"] == {"kind": "push", "distance": 1}
+    assert ogre["Ash Sweep"]["miss"] == {"half_damage": True}
+    flare = ogre["Flare Up"]
+    assert flare["action"] == "free"  # "Effect (Free Action):" under "Triggered Actions"
+    assert "Trigger: The ogre is first bloodied." in flare["description"]
+    text = creature("cinder-ogre-mm3.txt", "cinder-ogre-bruiser")["description"]
+    assert "Smoldering Hide" in text and "Threatening Reach" in text and "Darkvision" in text
