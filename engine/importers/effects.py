@@ -41,12 +41,13 @@ _DUR = (
 )
 _SUBJ = r"(?:(?:the\s+|each\s+)?targets?\s+|it\s+|they\s+)?"
 _BE = r"(?:(?:is|are|becomes|become)\s+(?:also\s+)?|falls\s+|fall\s+|is\s+knocked\s+)?"
-_ONGOING = rf"ongoing\s+(?P<amt>\d+)(?:\s+(?P<otype>{_TYPE}))?\s+damage"
+_ONGOING = rf"ongoing\s+(?P<amt>\d{{1,9}}(?!\d))(?:\s+(?P<otype>{_TYPE}))?\s+damage"
 
 # A dice term as printed: "1d8+4", "2d6 + 3", "5"; in power cards also "2[W] + Strength
 # modifier" (the file's computed numbers are used; the words only confirm the shape).
-_DICE = r"\d+d\d+(?:\s*[+-]\s*\d+d\d+)*(?:\s*[+-]\s*\d+)?|\d+"
-_CARD_TERM = r"(?:\d+\[W\]|\d+d\d+|\d+|(?:your\s+)?[A-Za-z]+\s+modifier)"
+_N = r"\d{1,9}(?!\d)"  # a number, never so long that int() refuses it
+_DICE = rf"{_N}d{_N}(?:\s*[+-]\s*{_N}d{_N})*(?:\s*[+-]\s*{_N})?|{_N}"
+_CARD_TERM = rf"(?:{_N}\[W\]|{_N}d{_N}|{_N}|(?:your\s+)?[A-Za-z]+\s+modifier)"
 _CARD_DICE = rf"{_CARD_TERM}(?:\s*\+\s*{_CARD_TERM})*"
 
 _CLAUSES: list[tuple[str, re.Pattern[str]]] = [
@@ -88,7 +89,7 @@ _CLAUSES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"(?:(?:you|it|the\s+[a-z' -]+?)\s+(?:can\s+|may\s+)?)?"
             r"(?P<kind>push|pull|slide)(?:e?s)?"
-            r"(?:\s+(?:the\s+target|each\s+target|it))?\s+(?:up\s+to\s+)?(?P<n>\d+)"
+            r"(?:\s+(?:the\s+target|each\s+target|it))?\s+(?:up\s+to\s+)?(?P<n>\d{1,9}(?!\d))"
             r"(?:\s+squares?)?",
             re.I,
         ),
@@ -97,7 +98,7 @@ _CLAUSES: list[tuple[str, re.Pattern[str]]] = [
         "forced",
         re.compile(
             r"(?:the\s+)?target\s+is\s+(?P<kind>push|pull|slid)(?:ed)?\s+(?:up\s+to\s+)?"
-            r"(?P<n>\d+)\s+squares?",
+            r"(?P<n>\d{1,9}(?!\d))\s+squares?",
             re.I,
         ),
     ),
@@ -105,7 +106,7 @@ _CLAUSES: list[tuple[str, re.Pattern[str]]] = [
         "shift",
         re.compile(
             r"(?:(?:you|it|the\s+[a-z' -]+?)\s+(?:can\s+|may\s+)?)?shifts?\s+(?:up\s+to\s+)?"
-            r"(?P<n>\d+)\s+squares?",
+            r"(?P<n>\d{1,9}(?!\d))\s+squares?",
             re.I,
         ),
     ),
@@ -113,7 +114,7 @@ _CLAUSES: list[tuple[str, re.Pattern[str]]] = [
 _SEP = re.compile(r"\s*(?:,\s*and\s+|,\s*plus\s+|\s+and\s+|,\s*|;\s*)", re.I)
 _END = re.compile(r"\s*[.!]?\s*$")
 _SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z(])")
-_DICE_TERM = re.compile(r"([+-]?)\s*(\d+)d(\d+)|([+-]?)\s*(\d+)")
+_DICE_TERM = re.compile(r"([+-]?)\s*(\d{1,9}(?!\d))d(\d{1,9}(?!\d))|([+-]?)\s*(\d{1,9}(?!\d))")
 
 KNOCKED = re.compile(r"knocked\s+", re.I)
 
@@ -137,7 +138,10 @@ class Outcome:
 def parse_damage(text: str) -> Damage | None:
     """`"2d10+9"` -> Damage("2d10", 9); `"5"` -> Damage("5"); None if it isn't dice text."""
     text = text.strip().replace(" ", "")
-    if not text or not re.fullmatch(r"[+-]?(?:\d+d\d+|\d+)(?:[+-](?:\d+d\d+|\d+))*", text):
+    if not text or not re.fullmatch(
+        r"[+-]?(?:\d{1,9}(?!\d)d\d{1,9}(?!\d)|\d{1,9}(?!\d))(?:[+-](?:\d{1,9}(?!\d)d\d{1,9}(?!\d)|\d{1,9}(?!\d)))*",
+        text,
+    ):
         return None
     dice: list[str] = []
     bonus = 0

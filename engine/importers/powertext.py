@@ -16,7 +16,7 @@ from engine.importers.model import SrcPower
 _LABEL = re.compile(
     r"\b(Hit|Miss|Effect|Aftereffect|Secondary\s+Attack|Secondary\s+Targets?|Special|Trigger"
     r"|Sustain\s+(?:Standard|Move|Minor)|Attack|Requirements?|Targets?|Prerequisite"
-    r"|First\s+Failed\s+Saving\s+Throw|Second\s+Failed\s+Saving\s+Throw|Level\s+\d+)"
+    r"|First\s+Failed\s+Saving\s+Throw|Second\s+Failed\s+Saving\s+Throw|Level\s+\d{1,9}(?!\d))"
     r"(?:\s*\((?P<paren>[^()]*)\))?\s*:",
 )
 _LABEL_ACTIONS = {
@@ -29,15 +29,15 @@ _LABEL_ACTIONS = {
     "no action": "free",
 }
 ATTACK = re.compile(
-    r"(?P<bonus>[+\-−–]\s?\d+)\s+vs\.?\s+(?P<def>AC|Fortitude|Reflex|Will)\b(?:\s*\([^)]*\))?",
+    r"(?P<bonus>[+\-−–]\s?\d{1,9}(?!\d))\s+vs\.?\s+(?P<def>AC|Fortitude|Reflex|Will)\b(?:\s*\([^)]*\))?",
     re.I,
 )
 _RANGE = re.compile(
-    r"\b(?:(?P<reach>Reach)\s+(?P<rn>\d+)"
-    r"|(?P<melee>Melee)(?:\s+(?P<mn>\d+|touch|weapon))?"
-    r"|(?P<ranged>Ranged)\s+(?P<gn>\d+|sight|weapon)"
-    r"|(?P<close>Close)\s+(?P<cshape>burst|blast)\s+(?P<cn>\d+)"
-    r"|(?P<area>Area)\s+(?P<ashape>burst|wall)\s+(?P<an>\d+)\s+within\s+(?P<aw>\d+|sight)"
+    r"\b(?:(?P<reach>Reach)\s+(?P<rn>\d{1,9}(?!\d))"
+    r"|(?P<melee>Melee)(?:\s+(?P<mn>\d{1,9}(?!\d)|touch|weapon))?"
+    r"|(?P<ranged>Ranged)\s+(?P<gn>\d{1,9}(?!\d)|sight|weapon)"
+    r"|(?P<close>Close)\s+(?P<cshape>burst|blast)\s+(?P<cn>\d{1,9}(?!\d))"
+    r"|(?P<area>Area)\s+(?P<ashape>burst|wall)\s+(?P<an>\d{1,9}(?!\d))\s+within\s+(?P<aw>\d{1,9}(?!\d)|sight)"
     r"|(?P<personal>Personal))\b",
     re.I,
 )

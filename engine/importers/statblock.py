@@ -35,13 +35,13 @@ _ACTION = (
 )
 # `(standard; at-will)`; not `Effect (Free Action):`, a label of the newer layout
 _HEAD = re.compile(rf"\((?P<inner>\s*(?P<action>{_ACTION})\b[^()]*)\)(?!\s*:)", re.I)
-_AURA = re.compile(r"\baura\s+(?P<n>\d+)\b", re.I)
+_AURA = re.compile(r"\baura\s+(?P<n>\d{1,9}(?!\d))\b", re.I)
 # The newer layout (Monster Manual 3, Monster Vault): `m Slam (weapon) ✦ At-Will` under
 # section heads ("Standard Actions", "Triggered Actions", "Traits"), then labelled lines.
 _FACE = "[2-6⚁⚂⚃⚄⚅]"
 _HEAD3 = re.compile(
     rf"(?:\((?P<kw>[^()]*)\)\s*)?✦\s*(?P<usage>At[-\s]?Will|Encounter|Daily"
-    rf"|Recharge(?:\s+{_FACE}(?:\s*,?\s*{_FACE})*|\s+when\s+first\s+bloodied)?|Aura\s+\d+)\b",
+    rf"|Recharge(?:\s+{_FACE}(?:\s*,?\s*{_FACE})*|\s+when\s+first\s+bloodied)?|Aura\s+\d{{1,9}}(?!\d))\b",
     re.I,
 )
 _SECTION = re.compile(
@@ -58,7 +58,7 @@ _SECTION_ACTION = {
 _HEADER_LABEL = re.compile(
     r"\b(?:HP|AC|Speed|Resist|Vulnerable|Immune|Saving\s+Throws|Action\s+Points|Regeneration)\b"
 )
-_TAIL = re.compile(r"\b(?:Alignment|Languages|Skills|Equipment)\b|\bStr\s+\d+\s*\(")
+_TAIL = re.compile(r"\b(?:Alignment|Languages|Skills|Equipment)\b|\bStr\s+\d{1,9}(?!\d)\s*\(")
 _DIE_FACES = {"⚀": 1, "⚁": 2, "⚂": 3, "⚃": 4, "⚄": 5, "⚅": 6}
 _USAGE = re.compile(r"\b(?P<u>at[-\s]?will|encounter|daily|recharges?)\b(?P<rest>[^;]*)", re.I)
 KEYWORDS = (  # noqa: SIM905 (one readable list of words)
@@ -75,9 +75,9 @@ _CUT = re.compile(
     r"[.;:)\]✦]|\bdamage\b|\bvs\b|\b(?:Standard|Move|Minor|Triggered|Free)\s+Actions\b|\bTraits\b"
 )
 
-_LIST = r"\d+\s+[a-z]+(?:\s*,\s*\d+\s+[a-z]+)*"
-_SENSES = r"(?P<extra>(?:\s*[;,]\s*[a-z][a-z -]*(?:\s\d+)?)*)"
-_MOVES = r"(?P<extra>(?:\s*,\s*[a-z]+\s+\d+(?:\s*\([^)]*\))?)*)"
+_LIST = r"\d{1,9}(?!\d)\s+[a-z]+(?:\s*,\s*\d{1,9}(?!\d)\s+[a-z]+)*"
+_SENSES = r"(?P<extra>(?:\s*[;,]\s*[a-z][a-z -]*(?:\s\d{1,9}(?!\d))?)*)"
+_MOVES = r"(?P<extra>(?:\s*,\s*[a-z]+\s+\d{1,9}(?!\d)(?:\s*\([^)]*\))?)*)"
 _LABELS = {
     "hp": re.compile(r"\bHP\b"),
     "ac": re.compile(r"\bAC\b"),
@@ -85,28 +85,28 @@ _LABELS = {
     "initiative": re.compile(r"\bInitiative\b"),
 }
 _HEADER_FIELDS: list[tuple[str, re.Pattern[str]]] = [
-    ("initiative", re.compile(r"\bInitiative\s*(?P<v>[+-]?\s?\d+)")),
-    ("senses", re.compile(r"\bSenses\s+Perception\s*(?P<v>[+-]\s?\d+)" + _SENSES)),
-    ("perception", re.compile(r"\bPerception\s*(?P<v>[+-]\s?\d+)")),
-    ("hp", re.compile(r"\bHP\s*(?P<v>\d+)")),
-    ("bloodied", re.compile(r"[;,]?\s*Bloodied\s*(?P<v>\d+)")),
+    ("initiative", re.compile(r"\bInitiative\s*(?P<v>[+-]?\s?\d{1,9}(?!\d))")),
+    ("senses", re.compile(r"\bSenses\s+Perception\s*(?P<v>[+-]\s?\d{1,9}(?!\d))" + _SENSES)),
+    ("perception", re.compile(r"\bPerception\s*(?P<v>[+-]\s?\d{1,9}(?!\d))")),
+    ("hp", re.compile(r"\bHP\s*(?P<v>\d{1,9}(?!\d))")),
+    ("bloodied", re.compile(r"[;,]?\s*Bloodied\s*(?P<v>\d{1,9}(?!\d))")),
     ("minion", re.compile(r"[;,]?\s*a\s+missed\s+attack\s+never\s+damages\s+a\s+minion\.?", re.I)),
-    ("ac", re.compile(r"\bAC\s*(?P<v>\d+)\s*[;,]?")),
-    ("fortitude", re.compile(r"\bFort(?:itude)?\s*(?P<v>\d+)\s*[;,]?")),
-    ("reflex", re.compile(r"\bRef(?:lex)?\s*(?P<v>\d+)\s*[;,]?")),
-    ("will", re.compile(r"\bWill\s*(?P<v>\d+)\s*[;,]?")),
-    ("speed", re.compile(r"\bSpeed\s*(?P<v>\d+)" + _MOVES)),
+    ("ac", re.compile(r"\bAC\s*(?P<v>\d{1,9}(?!\d))\s*[;,]?")),
+    ("fortitude", re.compile(r"\bFort(?:itude)?\s*(?P<v>\d{1,9}(?!\d))\s*[;,]?")),
+    ("reflex", re.compile(r"\bRef(?:lex)?\s*(?P<v>\d{1,9}(?!\d))\s*[;,]?")),
+    ("will", re.compile(r"\bWill\s*(?P<v>\d{1,9}(?!\d))\s*[;,]?")),
+    ("speed", re.compile(r"\bSpeed\s*(?P<v>\d{1,9}(?!\d))" + _MOVES)),
     ("resist", re.compile(rf"[;,]?\s*\bResist(?:ance)?\s+(?P<v>{_LIST})")),
     ("vulnerable", re.compile(rf"[;,]?\s*\bVulnerab(?:le|ility)\s+(?P<v>{_LIST})")),
     ("immune", re.compile(r"[;,]?\s*\bImmune\s+(?P<v>[a-z]+(?:\s*,\s*[a-z]+)*)")),
-    ("saving_throws", re.compile(r"\bSaving\s+Throws?\s*(?P<v>[+-]\s?\d+)")),
-    ("action_points", re.compile(r"\bAction\s+Points?\s*(?P<v>\d+)")),
+    ("saving_throws", re.compile(r"\bSaving\s+Throws?\s*(?P<v>[+-]\s?\d{1,9}(?!\d))")),
+    ("action_points", re.compile(r"\bAction\s+Points?\s*(?P<v>\d{1,9}(?!\d))")),
     ("xp", re.compile(r"\bXP\s*[\d,]+")),
 ]
 _ABILITY = re.compile(
-    r"\b(?P<ab>Str|Con|Dex|Int|Wis|Cha)\s+(?P<score>\d+)\s*\((?P<mod>[+-]?\s?\d+)\)"
+    r"\b(?P<ab>Str|Con|Dex|Int|Wis|Cha)\s+(?P<score>\d{1,9}(?!\d))\s*\((?P<mod>[+-]?\s?\d{1,9}(?!\d))\)"
 )
-_SKILL = re.compile(r"\b(?P<skill>Perception|Stealth|Bluff|Insight)\s*(?P<v>[+-]\s?\d+)")
+_SKILL = re.compile(r"\b(?P<skill>Perception|Stealth|Bluff|Insight)\s*(?P<v>[+-]\s?\d{1,9}(?!\d))")
 _NORMAL = str.maketrans({"−": "-", "–": "-", "—": "-", "♦": "✦", "◆": "✦", "’": "'", "\t": " "})
 
 
@@ -252,7 +252,7 @@ def _read_header(
         if field == "minion":
             continue
         if field in ("resist", "vulnerable"):
-            for amount, kind in re.findall(r"(\d+)\s+([a-z]+)", value or ""):
+            for amount, kind in re.findall(r"(\d{1,9}(?!\d))\s+([a-z]+)", value or ""):
                 getattr(c, field)[kind] = int(amount)
         elif field == "immune":
             c.immune = [w.strip() for w in (value or "").split(",") if w.strip()]

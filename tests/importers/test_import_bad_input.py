@@ -118,3 +118,17 @@ def test_a_power_that_cannot_be_imported_is_left_out_with_a_warning() -> None:
     assert "Spit Bile" not in [p["name"] for p in ps]
     assert any("Spit Bile" in str(w) and "not imported" in str(w) for w in rep.warnings)
     assert "Not imported: Spit Bile" in c["description"]
+
+
+def test_numbers_too_long_for_int_are_problems_not_tracebacks() -> None:
+    # Python refuses int() of more than 4,300 digits: such a number must be a plain problem
+    digits = b"9" * 6000
+    block = b"Big Thing  Level 3 Brute\nHP " + digits + b"\nAC 15; Fortitude 13, Reflex 12, "
+    block += b"Will 12\nSpeed 6\nm Hit (standard; at-will)\n+5 vs. AC; " + digits + b"d6 damage."
+    result = import_bytes(block, "big.txt")
+    assert [str(p) for p in result.problems] == ["big.txt:2: hp: no number for hp in the source"]
+    save = b"<D20Character game-system='D&amp;D4E'><CharacterSheet><Details><name>x</name>"
+    save += b"<Level>" + digits + b"</Level></Details></CharacterSheet></D20Character>"
+    result = import_bytes(save, "big.dnd4e")
+    assert result.creatures == []
+    assert any("is not a number" in str(p) for p in result.problems)
