@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from engine.content.schema import Library
 from engine.dice import DiceError, DiceExpr
 from engine.importers.effects import Outcome, read_aftereffect, read_outcome
-from engine.importers.model import SrcCreature, SrcPower
+from engine.importers.model import Damage, SrcCreature, SrcPower
 from engine.importers.report import CreatureReport, ImportFailed, Problem
 from engine.importers.source import MAX_NAME, clean
 
@@ -223,10 +223,19 @@ def _outcome_dict(out: Outcome, damage: dict[str, Any] | None) -> dict[str, Any]
 
 
 def _damage(p: SrcPower, hit: Outcome) -> dict[str, Any] | None:
+    """The hit's damage: the file's computed numbers (power cards) or the printed ones, with
+    the types the text names."""
     dmg = p.damage or hit.damage
-    if dmg is None or not dmg.dice:
+    if dmg is None:
         return None
     types = dmg.types or (hit.damage.types if hit.damage else [])
+    return _damage_dict(Damage(dmg.dice, dmg.bonus, types))
+
+
+def _damage_dict(dmg: Damage | None) -> dict[str, Any] | None:
+    if dmg is None or not dmg.dice:
+        return None
+    types = dmg.types
     out: dict[str, Any] = {"dice": dmg.dice}
     if dmg.bonus:
         out["bonus"] = dmg.bonus
@@ -268,8 +277,10 @@ def map_power(p: SrcPower, ident: str, owner: str, rep: CreatureReport) -> dict[
         d["basic"] = True
     notes = list(p.notes)
     hit = read_outcome(p.hit, owner, label="Hit", card=p.damage is not None)
-    miss = read_outcome(p.miss, owner, label="Miss", card=True)
-    effect = read_outcome(p.effect, owner, label="Effect", card=True)
+    # A miss or effect text's damage in words ("Intelligence modifier") has no computed
+    # number in the file: such a sentence stays a note (card=False).
+    miss = read_outcome(p.miss, owner, label="Miss")
+    effect = read_outcome(p.effect, owner, label="Effect")
     if p.aftereffect:
         after = read_aftereffect(p.aftereffect, owner)
         target = next((e for e in reversed(hit.effects) if e["duration"] == "save_ends"), None)
@@ -282,12 +293,12 @@ def map_power(p: SrcPower, ident: str, owner: str, rep: CreatureReport) -> dict[
     if p.attack_bonus is not None and p.vs is not None:
         d["attack"] = {"vs": p.vs, "bonus": p.attack_bonus}
         d["hit"] = _outcome_dict(hit, _damage(p, hit))
-        missed = _outcome_dict(miss, None)
+        missed = _outcome_dict(miss, _damage_dict(miss.damage))
         if missed:
             d["miss"] = missed
     else:
         notes.extend(f"Hit: {s}" for s in [p.hit] if s)
-    eff = _outcome_dict(effect, None)
+    eff = _outcome_dict(effect, _damage_dict(effect.damage))
     if eff:
         d["effect"] = eff
     if p.action == "immediate":

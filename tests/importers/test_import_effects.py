@@ -177,3 +177,22 @@ def test_prose_auras_and_triggers_are_notes_and_warnings() -> None:
             for sentence in ("Trigger:", "Effect:", "Hit:"):
                 if sentence in power.get("description", ""):
                     assert any(power["name"] in w and sentence in w for w in warnings)
+
+
+def test_damage_in_words_without_computed_numbers_stays_a_note() -> None:
+    """A power card whose Damage element is empty: "2d6 + Intelligence modifier" has no number
+    Skirmish could use, so the sentence is a note and no damage is made up."""
+    out = read_outcome("2d6 + Intelligence modifier fire damage.", OWNER, label="Hit")
+    assert out.damage is None and out.notes == ["Hit: 2d6 + Intelligence modifier fire damage."]
+
+
+def test_a_miss_with_its_own_damage_keeps_it() -> None:
+    from engine.importers.mapping import map_power
+    from engine.importers.model import SrcPower
+    from engine.importers.report import CreatureReport
+
+    p = SrcPower("Sting", 3, attack_bonus=6, vs="ac", hit="1d6 + 2 damage.", miss="3 damage.")
+    d = map_power(p, "x-sting", OWNER, CreatureReport(OWNER, "x", "f", 1))
+    assert d["hit"] == {"damage": {"dice": "1d6", "bonus": 2}}
+    assert d["miss"] == {"damage": {"dice": "3"}}
+    assert "description" not in d
