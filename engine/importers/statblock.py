@@ -27,7 +27,7 @@ LEVEL = re.compile(
 )
 _TYPE_LINE = re.compile(
     r"\b(?P<size>Tiny|Small|Medium|Large|Huge|Gargantuan)\s+"
-    r"(?:natural|elemental|fey|shadow|immortal|aberrant)(?:\s+[a-z]+){1,2}(?:\s*\([^)]*\))?",
+    r"(?:natural|elemental|fey|shadow|immortal|aberrant)(?-i:(?:\s+[a-z]+){1,2})(?:\s*\([^)]*\))?",
     re.I,
 )
 _ACTION = (
