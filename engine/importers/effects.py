@@ -32,7 +32,10 @@ DAMAGE_TYPES = (
 )
 _TYPE = "(?:" + "|".join(DAMAGE_TYPES) + ")"
 _TYPES = rf"{_TYPE}(?:(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+){_TYPE})*"
-_COND = r"(?:knocked\s+prone|prone|dazed|slowed|immobilized|weakened|blinded|stunned|restrained)"
+_COND = (
+    r"(?:knocked\s+prone|prone|dazed|slowed|immobilized|weakened|blinded|stunned|restrained"
+    r"|marked)"
+)
 _CONDS = rf"{_COND}(?:(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+){_COND})*"
 _DUR = (
     r"(?:\(\s*save\s+ends(?:\s+both|\s+all)?\s*\)"
@@ -81,6 +84,14 @@ _CLAUSES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"(?:(?:you|it|the\s+[a-z' -]+?)\s+)?(?:can\s+|may\s+)?knocks?\s+"
             r"(?:the\s+target|it)\s+prone",
+            re.I,
+        ),
+    ),
+    (
+        "mark",
+        re.compile(
+            rf"(?:you|it|the\s+[a-z' -]+?)\s+marks?\s+(?:the\s+target|each\s+target|it)\s+"
+            rf"(?P<dur>{_DUR})",
             re.I,
         ),
     ),
@@ -187,7 +198,9 @@ def _duration(text: str | None, owner: str) -> str | None:
 def _conditions(text: str | None) -> list[str]:
     if not text:
         return []
-    return re.findall(r"prone|dazed|slowed|immobilized|weakened|blinded|stunned|restrained", text)
+    return re.findall(
+        r"prone|dazed|slowed|immobilized|weakened|blinded|stunned|restrained|marked", text
+    )
 
 
 def _effect(m: re.Match[str], owner: str) -> list[dict[str, Any]] | None:
@@ -238,6 +251,11 @@ def _clause(rest: str, owner: str, allow_card: bool) -> tuple[str, Any, int] | N
             if effects is None:
                 continue
             return "effect", effects, m.end()
+        if kind == "mark":
+            dur = _duration(m.group("dur"), owner)
+            if dur is None:
+                continue
+            return "effect", [{"duration": dur, "conditions": ["marked"]}], m.end()
         if kind == "knock":
             return "effect", [{"duration": "end_of_encounter", "conditions": ["prone"]}], m.end()
         if kind == "forced":
