@@ -50,7 +50,9 @@ def detect(data: bytes, file: str) -> str:
     head = data[:2000].lstrip(b"\xef\xbb\xbf\xff\xfe \t\r\n").lower()
     if file.lower().endswith(".library"):
         return "masterplan"
-    if file.lower().endswith(".dnd4e") or head.startswith(b"<?xml") or b"<d20character" in head:
+    if file.lower().endswith(".dnd4e") or b"<d20character" in head:
+        return "cb4e"
+    if head.startswith(b"<?xml") and b"<html" not in head:  # XHTML is read as a page
         return "cb4e"
     return "text"
 

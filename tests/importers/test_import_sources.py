@@ -62,6 +62,7 @@ def test_sources_are_told_apart_by_content() -> None:
     assert detect(b"<html><h1>", "x.dnd4e") == "cb4e"  # the extension says a save
     assert detect(b"Goblin  Level 1 Brute", "x.txt") == "text"
     assert detect(b"", "party.library") == "masterplan"
+    assert detect(b"<?xml version='1.0'?><html><body><h1>", "page.xhtml") == "text"
     assert imported("ogre-warhulk.html").source == "html"
     assert imported("marsh-wyrm.txt").source == "text"
 
