@@ -103,6 +103,12 @@ def _check_numbers(src: SrcCreature) -> list[Problem]:
     return problems
 
 
+def sentences_of(notes: list[str]) -> str:
+    """Notes as one readable text: each ends with a full stop unless it has its own."""
+    parts = [n.strip() for n in notes if n.strip()]
+    return " ".join(n if n[-1] in ".!?:" else f"{n}." for n in parts)
+
+
 def _creature_fields(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
     c: dict[str, Any] = {"id": rep.id, "name": clean(src.name, MAX_NAME)}
     if src.kind == "pc":
@@ -307,7 +313,7 @@ def map_power(p: SrcPower, ident: str, owner: str, rep: CreatureReport) -> dict[
         rep.warn(p.line, f"power {p.name!r}", f"kept as a note: {clean(note, 160)}")
     if not ("attack" in d or "effect" in d):
         rep.warn(p.line, f"power {p.name!r}", "nothing in it is a rule Skirmish plays")
-    d["description"] = clean(" ".join(clean(n, 600) for n in [*p.about, *notes]))
+    d["description"] = clean(sentences_of([clean(n, 600) for n in [*p.about, *notes]]))
     if not d["description"]:
         del d["description"]
     return d
@@ -380,7 +386,7 @@ def map_creature(
         powers.append(map_power(p, pid, src.name, rep))
     c["powers"] = [p["id"] for p in powers]
     if notes:
-        c["description"] = clean(" ".join(notes), 4000)
+        c["description"] = clean(sentences_of(notes), 4000)
     rep.summary.insert(0, _summary(c, powers, src.rank))
     rep.summary.extend(_power_line(p) for p in powers)
     _validate(src, c, powers)
