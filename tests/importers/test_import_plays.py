@@ -3,6 +3,8 @@ and the simulator runs it with the AI using their powers (issue 18)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,27 @@ def test_skirmish_sim_runs_the_imported_encounter(tmp_path: Path, capsys) -> Non
     assert main(["sim", str(encounter), "--runs", "2", "--jobs", "1", "--json"]) == 0
     out = capsys.readouterr().out
     assert '"runs": 2' in out and '"illegal_actions": 0' in out
+
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECKERS = [d / "shared/conformance/check_log.py" for d in (ROOT.parent, ROOT.parent.parent)]
+
+
+def test_the_combat_logs_of_imported_creatures_pass_the_conformance_checker(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checker = next((c for c in CHECKERS if c.is_file()), None)
+    if checker is None:
+        pytest.skip(f"the conformance checker is not at {CHECKERS[0]} (../shared is missing)")
+    encounter = _import(tmp_path, FOES_SMALL + FOES_BIG)
+    logs = tmp_path / "logs"
+    assert main(["sim", str(encounter), "--runs", "3", "--jobs", "1", "--log-dir", str(logs)]) == 0
+    capsys.readouterr()
+    done = subprocess.run(
+        [sys.executable, str(checker), *map(str, sorted(logs.glob("*.jsonl")))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 passed, 0 failed" in done.stdout
