@@ -134,6 +134,9 @@ _WEAPON_RANGE = {
     "superior crossbow": 20, "greatbow": 25, "javelin": 10, "dagger": 5, "handaxe": 5,
     "throwing hammer": 5, "shuriken": 6, "spear": 0, "light thrown": 5,
 }  # fmt: skip
+# The reach weapons (PHB, Adventurer's Vault), for "Melee weapon" powers.
+_WEAPON_REACH = {"glaive": 2, "halberd": 2, "longspear": 2, "spiked chain": 2, "whip": 2,
+                 "greatspear": 2}  # fmt: skip
 
 
 def _int(text: str) -> int | None:
@@ -306,6 +309,9 @@ def _read_attack_type(text: str, weapons: list[Node], p: SrcPower) -> None:
     if low.startswith("melee"):
         read_range(text, p)
         p.kind = "melee"
+        reach = _WEAPON_REACH.get(_base_weapon(weapons[0])) if weapons else None
+        if "weapon" in low and reach:
+            p.reach = reach
         return
     if low.startswith("ranged") and "weapon" in low:
         base = _base_weapon(weapons[0]) if weapons else ""

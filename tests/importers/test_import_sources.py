@@ -102,3 +102,11 @@ def test_the_newer_stat_block_layout_with_action_sections_and_labels() -> None:
     assert "Trigger: The ogre is first bloodied." in flare["description"]
     text = creature("cinder-ogre-mm3.txt", "cinder-ogre-bruiser")["description"]
     assert "Smoldering Hide" in text and "Threatening Reach" in text and "Darkvision" in text
+
+
+def test_a_melee_weapon_power_with_a_reach_weapon_has_its_reach() -> None:
+    raw = (SAMPLES / "brunhilde-fighter.dnd4e").read_bytes()
+    glaive = raw.replace(b'name="Longsword" type="Weapon"', b'name="Glaive" type="Weapon"')
+    got = {p["name"]: p for p in import_bytes(glaive, "glaive.dnd4e").library()["powers"]}
+    assert got["Cleave"]["reach"] == 2 and got["Melee Basic Attack"]["reach"] == 2
+    assert "reach" not in powers("brunhilde-fighter.dnd4e", "brunhilde-eisenfaust")["Cleave"]
