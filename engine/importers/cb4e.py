@@ -96,6 +96,8 @@ def parse_xml(data: bytes, file: str) -> Node:
         raise ImportFailed(
             [Problem(file, exc.lineno, "xml", f"not well-formed XML: {msg}")]
         ) from None
+    except LookupError as exc:  # an encoding Python doesn't know, from the XML declaration
+        raise ImportFailed([Problem(file, 1, "xml", clean(str(exc), 120))]) from None
     except (RecursionError, MemoryError, ValueError) as exc:
         raise ImportFailed([Problem(file, None, "xml", clean(str(exc), 120))]) from None
     if not root:

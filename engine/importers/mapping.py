@@ -338,9 +338,15 @@ def _summary(c: dict[str, Any], powers: list[dict[str, Any]], rank: str | None) 
     if rank:
         who = f"{rank} {who}"
     init = c.get("initiative")
+    extras = [f"{k} {t} {v}" for k in ("resist", "vulnerable") for t, v in c.get(k, {}).items()]
+    if c.get("action_points"):
+        extras.append(f"{c['action_points']} action point(s)")
+    if c.get("healing_surges"):
+        extras.append(f"{c['healing_surges']} surges")
     return (
         f"level {c['level']} {who}, {c['hp']} hp, {defs}, speed {c['speed']}"
         + (f", initiative {init:+d}" if init is not None else "")
+        + "".join(f", {e}" for e in extras)
         + f", {len(powers)} power(s)"
     )
 

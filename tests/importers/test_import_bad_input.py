@@ -132,3 +132,11 @@ def test_numbers_too_long_for_int_are_problems_not_tracebacks() -> None:
     result = import_bytes(save, "big.dnd4e")
     assert result.creatures == []
     assert any("is not a number" in str(p) for p in result.problems)
+
+
+def test_an_unknown_encoding_in_the_xml_declaration() -> None:
+    """Found by the fuzzer: expat asks Python for the declared codec, which raises LookupError."""
+    data = (SAMPLES / "ilvaris-wizard.dnd4e").read_bytes().replace(b"utf-8", b"tf-8", 1)
+    with pytest.raises(ImportFailed) as info:
+        import_bytes(data, "enc.dnd4e")
+    assert [str(p) for p in info.value.problems] == ["enc.dnd4e:1: xml: unknown encoding: tf-8"]
