@@ -34,7 +34,8 @@ TOKENS = [
     b"Recharge \xe2\x9a\x80", b"\xe2\x9c\xa6", b"<Stat value=\"-1\"><alias name=\"AC\"/></Stat>",
     b"<Power name=\"\">", b"</Weapon>", b"<specific name=\"Attack Type\">Area wall 99",
     b"<img src='S1.gif'>", b"<script>", b"<h1 class='monster'>", b"\x1b[31m", b"\\u202e",
-    b"9" * 5000, b'<?xml version="1.0" encoding="x-bogus"?>', b'encoding="utf-16"', b"Standard Actions", b"\xe2\x9c\xa6 Recharge 5 6", b"Effect (Free Action):",
+    b"9" * 5000, b'<?xml version="1.0" encoding="x-bogus"?>', b'encoding="utf-16"',
+    b"Standard Actions", b"\xe2\x9c\xa6 Recharge 5 6", b"Effect (Free Action):",
 ]  # fmt: skip
 
 
