@@ -223,3 +223,15 @@ async def test_hostile_names_status_line_keeps_saved_count_with_a_long_name() ->
         await pilot.pause()
         top = check_screen(app).splitlines()[0]
         assert "LLLL…" in top and "saved 12" in top and "Hint" in top, top
+
+
+def test_hostile_names_grid_letters_are_one_printable_cell() -> None:
+    """A creature's grid letter comes from its glyph or name: an ESC, a bidi override or a
+    wide character there would reach the terminal raw or push the map out of line."""
+    from tui.glyphs import token_letters
+
+    creatures = [(key, name, i % 2 == 0) for i, (key, name) in enumerate(NAMES.items())]
+    creatures += [("sharp-s", "ß", True), ("dragon", "🐉", False), ("kara", "Kara", True)]
+    for letter, _number in token_letters(creatures).values():
+        assert len(letter) == 1 and letter.isprintable() and cell_len(letter) == 1
+    assert token_letters([("kara", "Kara", True)])["kara"] == ("K", "")
