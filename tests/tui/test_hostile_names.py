@@ -235,3 +235,23 @@ def test_hostile_names_grid_letters_are_one_printable_cell() -> None:
     for letter, _number in token_letters(creatures).values():
         assert len(letter) == 1 and letter.isprintable() and cell_len(letter) == 1
     assert token_letters([("kara", "Kara", True)])["kara"] == ("K", "")
+
+
+def test_hostile_names_export_text_lines_are_clean() -> None:
+    """`skirmish export --format text` and the log pane share `tui.logtext`: with names from
+    a combat log (escapes, controls, bidi), every line is clean."""
+    from tests.soak.fights import play
+    from tui.logtext import format_log, names_of_encounter
+
+    enc = play(load_encounter(HOSTILE), 3, control={"party": "ai", "monsters": "ai"})
+    names = names_of_encounter(enc)
+    hostile = list(NAMES.values())
+    for i, cid in enumerate(names.creatures):
+        names.creatures[cid] = hostile[i % len(hostile)]
+    for pid in names.powers:
+        names.powers[pid] = NAMES["osc8"]
+    lines = format_log(enc.log, names)
+    assert len(lines) > 10
+    for line in lines:
+        assert obeyable(line) == [], line
+    assert any("␛[2J␛]0;pwned␇" in line for line in lines)
