@@ -168,14 +168,9 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         news = message.news
         log = self.query_one("#log", LogPane)
         if isinstance(news, Paused):
-            self._paused = True
-            self.saved = news.saved
-            self.hint = self._wait_hint()
-            log.error(f"Paused: can't save the fight ({first_line(news.reason)}); retrying")
+            self._pause_shown(news, log)
         elif isinstance(news, Update):
-            if self._paused:
-                self._paused = False
-                log.note("Saved again: the fight goes on")
+            self._pause_shown(None, log)
             self.saved = news.saved
             if news.reset:
                 log.clear()
@@ -222,6 +217,17 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
                 self.hint = "Your turn (? for help)"
             self._refused = False
         self._refresh_mode()
+
+    def _pause_shown(self, news: Paused | None, log: LogPane) -> None:
+        """The fight paused on its save (`news`), or goes on (None): say so, once."""
+        if news is not None:
+            self._paused = True
+            self.saved = news.saved
+            self.hint = self._wait_hint()
+            log.error(f"Paused: can't save the fight ({first_line(news.reason)}); retrying")
+        elif self._paused:
+            self._paused = False
+            log.note("Saved again: the fight goes on")
 
     def _show_view(self, view: View) -> None:
         self.view = view
