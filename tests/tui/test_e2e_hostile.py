@@ -101,6 +101,31 @@ def test_hostile_names_raw_bytes_in_a_fight_and_its_replay(tmp_path: Path) -> No
         replay.close()
     assert forbidden_in(data) == []
 
+    start = PtyApp([exe], _env(tmp_path))  # the start screen offers the unfinished fight
+    try:
+        start.wait_for("Resume")
+        start.keys("?")
+        start.keys(ESCAPE, "q")
+        assert start.wait() == 0
+        data = start.data()
+    finally:
+        start.close()
+    assert forbidden_in(data) == []
+
+
+def test_hostile_names_raw_bytes_of_the_end_screen(tmp_path: Path) -> None:
+    """Both sides played by the AI to the end: the end screen's table of names."""
+    cmd = [skirmish_command(), "play", HOSTILE, "--seed", "5", "--pace", "0"]
+    app = PtyApp([*cmd, "--control", "party=ai"], _env(tmp_path))
+    try:
+        app.wait_for("Winner", "Nobody wins", timeout=60)
+        app.keys("q")
+        assert app.wait() == 0
+        data = app.data()
+    finally:
+        app.close()
+    assert forbidden_in(data) == []
+
 
 def _hostile_log(tmp_path: Path) -> Path:
     """A combat log of the duel (`skirmish sim --log-dir`) whose names were made hostile: a
