@@ -3,15 +3,17 @@
 A full-round action takes the whole turn's standard and move actions at once (the log's
 `full_round` kind): it is allowed only before either has been spent, never in the surprise
 round (one action there) or while dazed. The encounter knows these actions only through
-`Action.check`/`Action.perform`, which land here, so the encounter module stays the same
-for every ruleset.
+their handlers (`engine.handlers.full_round`), which land here, so the encounter module
+stays the same for every ruleset; whether a ruleset has them is its own say
+(`Ruleset.extra_actions`).
 
 Full attack: one attack per 5 points of base attack bonus (+1/+6/+11/+16, D-1), each further
-attack at -5 more (logged as an `iterative` modifier), all with one at-will melee or ranged
-power; `targets[i]` is attack i's target and the last named target takes the attacks left.
-An attack whose target has fallen goes to the next named target still alive, and the rest
-are lost when none is. Withdraw: a move of up to double speed in which the square left first
-provokes no opportunity attack (the later ones do, as in the d20 SRD).
+attack at -5 more (`Ruleset.iterative_penalty`, logged as an `iterative` modifier), all with
+one at-will melee or ranged power; `targets[i]` is attack i's target and the last named
+target takes the attacks left. An attack whose target has fallen goes to the next named
+target still alive, and the rest are lost when none is. Withdraw: a move of up to double
+speed in which the square left first provokes no opportunity attack (the later ones do, as
+in the d20 SRD; `Ruleset.unprovoked_squares`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from engine.events import ActionSpent, Mod, Note
 from engine.movement import check_move, perform_move, provoke_for_act
 from engine.powers import provoking_kind, resolve, resolve_targets, usable_refusal
 from engine.refusals import Refusal
+from engine.rulesets import Ruleset, names_offering
 from engine.state import Combatant
 
 if TYPE_CHECKING:
@@ -51,6 +54,18 @@ def full_round_problem(enc: Encounter, c: Combatant) -> str | None:
     return refusal.reason if refusal is not None else None
 
 
+def not_in_ruleset(ruleset: str, action: str, what: str) -> Impossible:
+    """The refusal of an action this ruleset lacks, naming those that have it."""
+    having = ", ".join(names_offering(action)) or "no ruleset"
+    return Impossible(f"there is no {what} in {ruleset} ({having})", Refusal.NOT_IN_RULESET)
+
+
+def iterative(ruleset: Ruleset, i: int) -> tuple[Mod, ...]:
+    """The modifier of attack `i` of a full attack, as the ruleset has it (D-1)."""
+    penalty = ruleset.iterative_penalty(i)
+    return (Mod("iterative", penalty),) if penalty else ()
+
+
 def spend_full_round(enc: Encounter, c: Combatant, name: str) -> None:
     b = enc.battle
     b.spent["standard"] += 1
@@ -74,9 +89,7 @@ def check_full_attack(enc: Encounter, act: FullAttack) -> tuple[Power, tuple[str
     b = enc.battle
     c = _current(enc)
     if not b.ruleset.full_attack:
-        raise Impossible(
-            f"there is no full attack in {b.ruleset.name} (d20srd only)", Refusal.NOT_IN_RULESET
-        )
+        raise not_in_ruleset(b.ruleset.name, "full_attack", "full attack")
     p = c.power(act.power)
     if p is None:
         raise Impossible(f"{c.name} has no power {act.power!r}", Refusal.UNKNOWN_POWER)
@@ -121,7 +134,7 @@ def full_attack(enc: Encounter, act: FullAttack, plan: tuple[Power, tuple[str, .
         if target is None:
             b.emit(Note(c.id, f"{c.name} has no target left for its other attacks."))
             return
-        b.action_modifiers[c.id] = (Mod("iterative", -5 * i),) if i else ()
+        b.action_modifiers[c.id] = iterative(b.ruleset, i)
         try:
             resolve(b, c, power, UsePower(power.id, (target,)), [target])
         finally:
@@ -134,19 +147,11 @@ def full_attack_previews(enc: Encounter, power_id: str, target_id: str) -> list[
     b = enc.battle
     c = _current(enc)
     count = b.ruleset.attack_count(c) if b.ruleset.full_attack else 1
-    before = b.action_modifiers.get(c.id)
     out = []
-    try:
-        for i in range(count):
-            b.action_modifiers[c.id] = (Mod("iterative", -5 * i),) if i else ()
-            pv = enc.preview(power_id, target_id)
-            if pv is not None:
-                out.append(pv)
-    finally:
-        if before is None:
-            b.action_modifiers.pop(c.id, None)
-        else:
-            b.action_modifiers[c.id] = before
+    for i in range(count):
+        pv = enc.preview(power_id, target_id, extra=iterative(b.ruleset, i))
+        if pv is not None:
+            out.append(pv)
     return out
 
 
@@ -163,10 +168,7 @@ def check_withdraw(enc: Encounter, act: Withdraw) -> Any:
     b = enc.battle
     c = _current(enc)
     if not b.ruleset.withdraw:
-        raise Impossible(
-            f"there is no withdraw action in {b.ruleset.name} (4srd, d20srd)",
-            Refusal.NOT_IN_RULESET,
-        )
+        raise not_in_ruleset(b.ruleset.name, "withdraw", "withdraw action")
     refusal = full_round_refusal(enc, c)
     if refusal is not None:
         raise refusal

@@ -122,11 +122,9 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
     if battle.map.cell(c.pos).terrain == Terrain.PIT:
         _segment(battle, c, act.mode, path, cost)
         return
-    threat = _threats(battle, c)
     provoked: dict[int, list[str]] = {}
-    skip = 1 if act.mode == "withdraw" else 0  # S-15: the square left first provokes nothing
-    for i, enemy in provocations(path[skip:], threat, c.size):
-        provoked.setdefault(i + skip, []).append(enemy)
+    for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c)):
+        provoked.setdefault(i, []).append(enemy)
     start = 0
     spent = 0
     for i in range(len(path) - 1):
@@ -199,6 +197,22 @@ def _threats(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
         for e in reactors(battle, mover)
         if rules.move_opportunity_open(mover, e, round_no)  # S-14: once a round per enemy
     }
+
+
+def move_provocations(
+    battle: Battle,
+    c: Combatant,
+    path: list[Square],
+    mode: str,
+    threat: dict[str, frozenset[Square]],
+) -> list[tuple[int, str]]:
+    """(index in `path`, enemy id) of each opportunity a move of `mode` along `path` gives
+    the enemies in `threat` (`threatening`): the ruleset may exempt the first squares left
+    (S-15: a withdraw's first). The engine's move and the app's path preview both ask here."""
+    if mode == "shift":
+        return []
+    skip = battle.ruleset.unprovoked_squares(mode)
+    return [(i + skip, e) for i, e in provocations(path[skip:], threat, c.size)]
 
 
 def threatening(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:

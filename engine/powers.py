@@ -150,26 +150,7 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
     if power.kind == "personal" or power.target == "self":
         return [c.id]
     if power.kind in ("close", "area"):
-        found = in_area(battle, c, power, area_squares(battle, c, power, act.origin))
-        if not act.targets:
-            if len(found) > power.targets:  # "close burst 5, one ally": the user picks one
-                raise Impossible(
-                    f"{power.name} affects at most {power.targets} of the "
-                    f"{len(found)} creatures in the area: choose which",
-                    Refusal.NEEDS_TARGET,
-                )
-            return found
-        if len(act.targets) > power.targets or len(set(act.targets)) != len(act.targets):
-            raise Impossible(
-                f"{power.name} takes at most {power.targets} different target(s)",
-                Refusal.TOO_MANY_TARGETS,
-            )
-        for tid in act.targets:
-            if tid not in found:
-                raise Impossible(
-                    f"{tid} is not a legal target in {power.name}'s area", Refusal.BAD_TARGET
-                )
-        return list(act.targets)
+        return _area_targets(battle, c, power, act)
     if not act.targets:
         raise Impossible(f"{power.name} needs a target", Refusal.NEEDS_TARGET)
     if len(act.targets) > power.targets:
@@ -182,22 +163,53 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
     rng = power_range(c, power)
     mine = battle.squares(c)
     for tid in act.targets:
-        t = battle.combatants.get(tid)
-        if t is None:
-            raise Impossible(f"no creature {tid!r}", Refusal.BAD_TARGET)
-        if not eligible(battle, c, t, power):
-            raise Impossible(f"{t.name} is not a legal target for {power.name}", Refusal.BAD_TARGET)
-        if t.id == c.id:
-            continue
-        theirs = battle.squares(t)
-        if distance(mine, theirs) > rng:
-            what = "reach" if power.kind == "melee" else "range"
-            raise Impossible(f"{t.name} is out of {what} {rng}", Refusal.OUT_OF_RANGE)
-        if not line_of_effect(battle.map, mine, theirs):
-            raise Impossible(f"no line of effect to {t.name}", Refusal.NO_LINE_OF_EFFECT)
+        _check_target(battle, c, power, tid, rng, mine)
     if act.squares and len(act.squares) != len(act.targets):
         raise Impossible("give one square per target, or none", Refusal.BAD_TARGET)
     return list(act.targets)
+
+
+def _area_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
+    """The creatures in a close or area power's area, or the ones named among them."""
+    found = in_area(battle, c, power, area_squares(battle, c, power, act.origin))
+    if not act.targets:
+        if len(found) > power.targets:  # "close burst 5, one ally": the user picks one
+            raise Impossible(
+                f"{power.name} affects at most {power.targets} of the "
+                f"{len(found)} creatures in the area: choose which",
+                Refusal.NEEDS_TARGET,
+            )
+        return found
+    if len(act.targets) > power.targets or len(set(act.targets)) != len(act.targets):
+        raise Impossible(
+            f"{power.name} takes at most {power.targets} different target(s)",
+            Refusal.TOO_MANY_TARGETS,
+        )
+    for tid in act.targets:
+        if tid not in found:
+            raise Impossible(
+                f"{tid} is not a legal target in {power.name}'s area", Refusal.BAD_TARGET
+            )
+    return list(act.targets)
+
+
+def _check_target(
+    battle: Battle, c: Combatant, power: Power, tid: str, rng: int, mine: tuple[Square, ...]
+) -> None:
+    """One named target of a melee or ranged power: known, eligible, in range and in line."""
+    t = battle.combatants.get(tid)
+    if t is None:
+        raise Impossible(f"no creature {tid!r}", Refusal.BAD_TARGET)
+    if not eligible(battle, c, t, power):
+        raise Impossible(f"{t.name} is not a legal target for {power.name}", Refusal.BAD_TARGET)
+    if t.id == c.id:
+        return
+    theirs = battle.squares(t)
+    if distance(mine, theirs) > rng:
+        what = "reach" if power.kind == "melee" else "range"
+        raise Impossible(f"{t.name} is out of {what} {rng}", Refusal.OUT_OF_RANGE)
+    if not line_of_effect(battle.map, mine, theirs):
+        raise Impossible(f"no line of effect to {t.name}", Refusal.NO_LINE_OF_EFFECT)
 
 
 def resolve(
@@ -267,11 +279,7 @@ def attack_roll(
     aimed: Square | None = None,
 ) -> str:
     assert power.attack is not None
-    battle.attacking = c.id  # pair-specific combat advantage (F-MOD-13) needs the attacker
-    try:
-        s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
-    finally:
-        battle.attacking = None
+    s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
     vs = power.attack.vs
     natural = battle.d20(f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}", c.id)
     total = natural + s.bonus

@@ -21,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from tui.options import GameOptions
+from tui.safetext import clean, plain
 
 if TYPE_CHECKING:
     from engine.content.loader import LoadedEncounter
@@ -43,8 +44,8 @@ PALETTE: tuple[tuple[str, str, str], ...] = (
     ("Stand up", "Get up from prone", "stand_up"),
     ("Action point", "Spend an action point for one more action", "action_point"),
     ("Delay", "Delay the turn until after another creature's", "delay"),
-    ("Full attack", "d20srd: every iterative attack on one target (full round)", "full_attack"),
-    ("Withdraw", "4srd/d20srd: double move, first square provokes nothing", "withdraw"),
+    ("Full attack", "every iterative attack on one target (full round)", "full_attack"),
+    ("Withdraw", "double move, first square provokes nothing", "withdraw"),
     ("Show threats", "Mark the squares enemies threaten", "threats"),
     (
         "Take over creature",
@@ -136,10 +137,12 @@ class SkirmishApp(App[int]):
 
     def _failed(self, message: str, fatal: bool) -> None:
         if fatal:
-            self.exit(1, return_code=1, message=message)
+            self.exit(1, return_code=1, message=plain(message))  # printed after the app: data
             return
         self.pop_screen()  # the loading screen
-        self.notify(message, title="Can't open it", severity="error", timeout=8)
+        self.notify(
+            clean(message), title="Can't open it", severity="error", timeout=8, markup=False
+        )
 
     def play_named(self, name: str) -> None:
         """Start the bundled encounter `name` with this app's options (the start screen)."""
@@ -195,11 +198,14 @@ class SkirmishApp(App[int]):
         from tui.screens.encounter import EncounterScreen
 
         if isinstance(screen, EncounterScreen):
-            from tui.screens.full_round import allowed
+            from engine.rulesets import offered_in
+            from tui.screens.full_round import RULES, allowed
 
             for title, help_text, action in PALETTE:
                 if not allowed(screen.controller, action):
                     continue  # a full-round action the fight's ruleset doesn't have
+                if action in RULES:  # which rulesets have it: "d20srd: ..."
+                    help_text = f"{offered_in(action)}: {help_text}"
                 yield SystemCommand(title, help_text, self._runner(screen, action))
 
     @staticmethod

@@ -14,11 +14,12 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui import cli_saves
+from tui import cli_import, cli_saves
+from tui.safetext import cells, clean, pad
 
 if TYPE_CHECKING:
     from engine.content.errors import ContentErrors
@@ -34,6 +35,8 @@ EXAMPLES = """examples:
                                             the fight's log as text (or jsonl)
   skirmish sim default --runs 300 --json    balance: 300 AI-vs-AI fights
   skirmish check maps/my-encounter.yaml     validate content
+  skirmish import hero.dnd4e ogre.html -o maps/mine
+                                            your characters and monsters as content
   skirmish list                             bundled encounters
 """
 
@@ -76,6 +79,27 @@ def _dice_arg(text: str) -> list[int]:
     return faces
 
 
+class _Rulesets:
+    """`--ruleset`'s choices: the ruleset registry, read only when a choice is checked or
+    listed (a bare `skirmish` starts without loading the engine)."""
+
+    def _names(self) -> tuple[str, ...]:
+        from engine.rulesets import ruleset_names
+
+        return ruleset_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+RULESET_HELP = "the rules: %(choices)s (default: the encounter's own)"
+"""A metavar and a help text that lists the choices only when help is shown (argparse would
+list them in `add_argument` otherwise, loading the engine)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="skirmish",
@@ -88,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play an encounter in the app")
     play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
     play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
         type=_control_arg,
@@ -124,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    sim.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
         type=_dice_arg,
@@ -139,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("files", nargs="*")
 
     sub.add_parser("list", help="list the bundled encounters")
+    cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
     return p
 
@@ -153,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_check(args.files)
         if args.command == "list":
             return cmd_list()
+        if args.command == "import":
+            return cli_import.cmd_import(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export
             return cli_saves.run(args)
         from tui.launch import launch
@@ -162,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:
         if _content_errors(exc):
-            print(str(exc), file=sys.stderr)
+            print(clean(str(exc), newlines=True), file=sys.stderr)
             return 1
         raise
 
@@ -173,7 +200,7 @@ def cmd_check(files: list[str]) -> int:
     targets = files or bundled_files()
     errors = check_files(targets)
     for err in errors:
-        print(err)
+        print(clean(str(err), newlines=True))
     if errors:
         print(f"{len(errors)} error(s) in {len({e.file for e in errors})} file(s)", file=sys.stderr)
         return 1
@@ -185,16 +212,16 @@ def cmd_list() -> int:
     from engine.content.bundled import bundled_encounters
 
     rows = bundled_encounters()
-    width = max((len(r.name) for r in rows), default=4)
+    width = max((cells(clean(r.name)) for r in rows), default=4)
     for r in rows:
         size = f"{r.width}x{r.height}"
-        print(f"{r.name:<{width}}  {size:>7}  {r.ruleset:<6}  {r.description}")
+        print(f"{pad(r.name, width)}  {size:>7}  {pad(r.ruleset, 6)}  {clean(r.description)}")
     return 0
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Play `--runs` fights headless (AI on every side) and print the summary."""
-    from ai.sim import Job, default_jobs, run_many, summarize
+    from ai.sim import Job, default_jobs, prepare_log_dir, run_many, summarize
     from engine.content.loader import load_encounter
     from engine.rulesets import get_ruleset
 
@@ -214,7 +241,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except ValueError as exc:
         if isinstance(exc, ContentErrors):
             raise
-        print(f"skirmish sim: {exc}", file=sys.stderr)
+        print(clean(f"skirmish sim: {exc}", newlines=True), file=sys.stderr)
         return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
@@ -228,8 +255,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.swap_sides and len(sides) != 2:
         print("skirmish sim: --swap-sides needs an encounter with two sides", file=sys.stderr)
         return 2
-    if args.log_dir is not None:
-        args.log_dir.mkdir(parents=True, exist_ok=True)
+    if args.log_dir is not None and (problem := prepare_log_dir(args.log_dir)) is not None:
+        print(f"skirmish sim: {problem}", file=sys.stderr)  # one line, no file left behind
+        return 2
     jobs = []
     for i in range(args.runs):
         pol = {s: named.get(s, "tactical") for s in sides}
@@ -250,7 +278,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
     workers = args.jobs if args.jobs is not None else default_jobs()
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() and args.runs >= 20
-    results = run_many(jobs, workers, _progress(args.runs) if show else None)
+    try:
+        results = run_many(jobs, workers, _progress(args.runs) if show else None)
+    except OSError as exc:  # a log that can't be written (a full disk): one line
+        print(f"skirmish sim: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     summary = summarize(
         results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
     )
@@ -259,7 +291,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(format_summary(args.encounter, summary, sides))
+        print(clean(format_summary(args.encounter, summary, sides), newlines=True))
     return 0
 
 
