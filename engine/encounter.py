@@ -449,26 +449,17 @@ class Encounter:
         rebuild) and `advance(sides, purpose, who)` (roll the seeded part if that roll is
         seeded): the replay then advances the seeded part alongside the recorded faces, so an
         undo in table mode never re-rolls the dice the app rolls."""
-        faces = [f for r in records for f in r.faces]
-        fresh = getattr(live, "fresh", None)
-        if callable(fresh):
-            live = fresh()
-        source = ReplayDice(
-            faces, live if live is not None else SeededDice(seed or 0), advance_live=live is None
-        )
-        enc = cls.create(
-            loaded, seed=seed, dice=source, deciders=deciders, control=control, ruleset=ruleset
-        )
-        b = enc.battle
-        for rec in records:
-            b.scripted_answers = list(rec.answers)
-            if rec.action is None:
-                enc.start()
-            else:
-                enc.apply(rec.action, rec.decision)
-        b.scripted_answers = None
-        enc.records = list(records)
-        return enc
+        from engine.replay import Replay  # the one replay loop builds on this module
+
+        return Replay(
+            loaded,
+            records,
+            seed=seed,
+            ruleset=ruleset,
+            control=control,
+            deciders=deciders,
+            live=live,
+        ).run()
 
 
 class ReplayDice:

@@ -28,9 +28,10 @@ from typing import Protocol
 
 from engine.actions import Action
 from engine.decisions import Decider
-from engine.dice import DiceSource, ScriptedDice
+from engine.dice import DiceSource
 from engine.encounter import Encounter, Record
 from engine.events import Decision, Logged
+from engine.replay import Replay
 from engine.save import same_record
 
 
@@ -59,25 +60,10 @@ def trace(enc: Encounter) -> list[Step]:
     """A `Step` for each of `enc`'s records, by replaying them with a note taken at each.
     Needed for records applied with no History or Autosaver watching (they note the actor
     as they go), and by the replay viewer to tell which events each action caused."""
-    faces = [f for r in enc.records for f in r.faces]
-    probe = Encounter.create(
-        enc.loaded,
-        seed=enc.seed,
-        dice=ScriptedDice(faces),
-        control=control_of(enc),
-        ruleset=enc.ruleset_name,
+    replay = Replay(
+        enc.loaded, enc.records, seed=enc.seed, control=control_of(enc), ruleset=enc.ruleset_name
     )
-    b = probe.battle
-    out: list[Step] = []
-    for rec in enc.records:
-        b.scripted_answers = list(rec.answers)
-        actor = b.current
-        if rec.action is None:
-            probe.start()
-        else:
-            probe.apply(rec.action, rec.decision)
-        out.append(Step(actor if rec.action is not None else None, b.round, len(b.log)))
-    return out
+    return [Step(s.actor, s.enc.battle.round, len(s.enc.log)) for s in replay]
 
 
 class History:

@@ -325,18 +325,30 @@ def same_record(a: Record, b: Record) -> bool:
     return a.action == b.action and a.faces == b.faces and list(a.answers) == list(b.answers)
 
 
-def describe(action: Action | None, who: str | None) -> str:
-    """A short line for lists and the replay viewer (the full story is in the event log)."""
+def _same(name: str) -> str:
+    return name
+
+
+def describe(
+    action: Action | None,
+    who: str | None,
+    *,
+    creature: Callable[[str], str] = _same,
+    power: Callable[[str], str] = _same,
+) -> str:
+    """A short line for an action: save lists and the replay viewer's steps (the full story
+    is in the event log). `who` is the actor's id; `creature` and `power` turn ids into the
+    names to show (by default the ids themselves)."""
     if action is None:
         return "the fight starts: surprise and initiative"
-    name = who or "?"
+    name = creature(who) if who else "?"
     if isinstance(action, Move):
         x, y = action.path[-1]
         return f"{name}: {action.mode} to {x},{y}"
     if isinstance(action, UsePower):
-        text = f"{name}: {action.power}"
+        text = f"{name}: {power(action.power)}"
         if action.targets:
-            text += " on " + ", ".join(action.targets)
+            text += " on " + ", ".join(creature(t) for t in action.targets)
         if action.origin is not None:
             text += f" at {action.origin[0]},{action.origin[1]}"
         return text

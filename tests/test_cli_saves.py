@@ -16,7 +16,8 @@ from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
 from tests.soak.fights import play
 from tui import cli_saves
-from tui.cli_saves import main, plain_line, when
+from tui.cli_saves import main, when
+from tui.logtext import LogFormatter, names_of_encounter
 
 ROOT = Path(__file__).resolve().parents[1]
 LOADED = load_encounter("default")
@@ -175,15 +176,16 @@ def test_export_text(capsys) -> None:  # type: ignore[no-untyped-def]
     assert len(out) > 20 and all(line.strip() for line in out)
 
 
-def test_export_text_fallback_without_the_apps_formatter(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setitem(sys.modules, "tui.logtext", None)
+def test_export_text_is_the_log_panes_lines(capsys) -> None:  # type: ignore[no-untyped-def]
     enc = play(LOADED, 6, player="naive")
     with Autosaver.create(enc) as saver:
         pass
     assert main(["export", str(saver.path), "--format", "text"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == [x for e in enc.log if (x := plain_line(e)) is not None]
-    assert any(": attacker=" in x for x in out) and "encounter_end" in out[-1]
+    lines = LogFormatter(names_of_encounter(enc)).lines(enc.log)
+    assert out == [f"[{ln.round}] {ln.text}" for ln in lines]
+    assert "hits" in "\n".join(out) or "misses" in "\n".join(out)
+    assert out[-1].split("] ", 1)[1].startswith("The fight is over after")
 
 
 def test_export_to_a_file_never_overwrites_a_save(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

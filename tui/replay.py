@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as E
-from engine.actions import Action, EndTurn, Move, UsePower
-from engine.dice import ScriptedDice
+from engine.actions import Action
 from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
 from engine.history import control_of
+from engine.replay import Replay
 from engine.save import SaveError, read_save
+from engine.save import describe as describe_action
 from tui.glyphs import token_letters
 from tui.logtext import Names, names_of_encounter
 from tui.view import CreatureView, EffectView, View, take
@@ -81,51 +82,26 @@ def load_timeline(path: str | Path) -> Timeline:
 
 # --- saves: exact ---------------------------------------------------------------------------
 def describe(action: Action | None, actor: str | None, names: Names) -> str:
-    if action is None:
-        return "the fight starts"
-    who = names.who(actor)
-    if isinstance(action, Move):
-        x, y = action.path[-1]
-        return f"{who}: {action.mode} to {x},{y}"
-    if isinstance(action, UsePower):
-        text = f"{who}: {names.power(action.power)}"
-        if action.targets:
-            text += " on " + ", ".join(names.who(t) for t in action.targets)
-        if action.origin is not None:
-            text += f" at {action.origin[0]},{action.origin[1]}"
-        return text
-    if isinstance(action, EndTurn):
-        return f"{who}: ends the turn"
-    return f"{who}: {action.name.replace('_', ' ')}"
+    """An action in a few words, with the names a person knows (`engine.save.describe`)."""
+    return describe_action(action, actor, creature=names.who, power=names.power)
 
 
 def save_timeline(enc: Encounter, source: Path) -> Timeline:
-    """Step through `enc`'s records: replayed one at a time, a view taken after each (the
-    way `engine.history.trace` notes each record's place)."""
-    faces = [f for r in enc.records for f in r.faces]
+    """Step through `enc`'s records (the engine's one replay loop), a view taken after each."""
     control = control_of(enc)
-    probe = Encounter.create(
-        enc.loaded,
-        seed=enc.seed,
-        dice=ScriptedDice(faces),
-        control=control,
-        ruleset=enc.ruleset_name,
+    replay = Replay(
+        enc.loaded, enc.records, seed=enc.seed, control=control, ruleset=enc.ruleset_name
     )
-    b = probe.battle
     names = names_of_encounter(enc)
     stops: list[Stop] = []
     views: list[View] = []
-    for rec in enc.records:
-        b.scripted_answers = list(rec.answers)
-        actor = b.current
-        if rec.action is None:
-            probe.start()
-        else:
-            probe.apply(rec.action, rec.decision)
-        stops.append(Stop(describe(rec.action, actor, names), b.round, len(b.log)))
-        views.append(take(probe, control))
+    for step in replay:
+        b = step.enc.battle
+        stops.append(Stop(describe(step.record.action, step.actor, names), b.round, len(b.log)))
+        views.append(take(step.enc, control))
+    log = list(replay.enc.log)
     return Timeline(
-        enc.loaded.spec.name, source, enc.loaded.bmap, names, list(b.log), stops, views.__getitem__
+        enc.loaded.spec.name, source, enc.loaded.bmap, names, log, stops, views.__getitem__
     )
 
 
@@ -370,7 +346,7 @@ def log_timeline(path: Path) -> Timeline:
         chunk = items[cuts[k] : cuts[k + 1]]
         for item in chunk:
             follower.feed(item)
-        label = "the fight starts" if k == 0 else _log_label(chunk, names, fmt)
+        label = describe(None, None, names) if k == 0 else _log_label(chunk, names, fmt)
         stops.append(Stop(label, follower.round, cuts[k + 1]))
         views.append(follower.view())
     title = str(start.map.get("name") or start.encounter)
