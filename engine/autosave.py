@@ -28,7 +28,7 @@ import platformdirs
 from engine.decisions import Decider
 from engine.dice import DiceSource
 from engine.encounter import Encounter, Record
-from engine.history import History, trace
+from engine.history import History, control_of, trace
 from engine.save import (
     SUFFIX,
     SaveEntry,
@@ -36,6 +36,7 @@ from engine.save import (
     SaveFile,
     SaveHeader,
     SaveWriter,
+    control_json,
     end_json,
     read_save,
     record_json,
@@ -117,8 +118,11 @@ class Autosaver:
         written: Sequence[Record] = (),
         finished: bool = False,
         next_actor: str | None = None,
+        control: dict[str, str] | None = None,
     ) -> None:
         self.writer = writer
+        self._control = dict(control) if control is not None else None
+        """Who plays whom as the save has it (None: as the encounter has it now)."""
         self._written = list(written)
         self._finished = finished
         self._next_actor = next_actor
@@ -163,7 +167,9 @@ class Autosaver:
     def resume(cls, save: SaveFile, enc: Encounter) -> Autosaver:
         """Continue `save` (as read), `enc` being the encounter rebuilt from it."""
         nxt = enc.current.id if enc.current is not None else None
-        saver = cls(SaveWriter.append_to(save), save.records, save.finished is not None, nxt)
+        saver = cls(
+            SaveWriter.append_to(save), save.records, save.finished is not None, nxt, save.control
+        )
         if enc.over and save.finished is None:  # stopped before the end marker was written
             saver.sync(enc)
         return saver
@@ -210,6 +216,10 @@ class Autosaver:
                     zip(recs[common:], steps, strict=True), start=common
                 )
             ]
+        control = control_of(enc)
+        if self._control is not None and control != self._control:
+            lines.append(control_json(control))
+        self._control = control
         if enc.over and not finished:
             lines.append(end_json(enc.battle.winner, enc.battle.end_reason, enc.battle.round))
             finished = True

@@ -191,6 +191,10 @@ class History:
         self._actors = actors
         self._sync()
 
+    def sync(self) -> None:
+        """Bring the save up to date now (a change of who plays whom: the saver notes it)."""
+        self._sync()
+
     def _sync(self) -> None:
         if self.saver is not None:
             self.saver.sync(self.enc, self._actors)

@@ -11,6 +11,8 @@ The engine is event-sourced, so a save is the encounter's source plus `Encounter
                       "decision"?, "actor", "round"}
              undo    {"crc", "undo": K}      the records from n=K on were undone
              end     {"crc", "end": {"winner", "reason", "rounds"}}   the fight finished
+             control {"crc", "control": {creature id: player|ai}}   who plays whom changed
+                     (from here on; the last one read is in force, whatever was undone)
 
 Every line begins `{"crc":"xxxxxxxx",` where xxxxxxxx is the CRC32 of the rest of the line as
 written (with its `{` put back), so a damaged or hand-edited line is caught without trusting
@@ -274,6 +276,23 @@ def end_json(winner: str | None, reason: str | None, rounds: int) -> dict[str, A
     return {"end": {"winner": winner, "reason": reason, "rounds": rounds}}
 
 
+def control_json(control: dict[str, str]) -> dict[str, Any]:
+    return {"control": dict(control)}
+
+
+def control_from_json(d: Any, known: dict[str, str]) -> dict[str, str]:
+    """A `control` marker's changes; ValueError unless it maps known creatures to
+    "player" or "ai"."""
+    if not isinstance(d, dict):
+        raise ValueError("'control' is not an object")
+    for cid, who in d.items():
+        if cid not in known:
+            raise ValueError(f"'control' names {str(cid)[:40]!r}, not a creature of this fight")
+        if who not in ("player", "ai"):
+            raise ValueError(f"'control' of {cid!r} is {str(who)[:20]!r}, not player or ai")
+    return dict(d)
+
+
 def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
     """Raise ValueError saying what is malformed."""
     n = d.get("n")
@@ -376,6 +395,8 @@ class SaveFile:
     """Bytes up to the end of the last good line (a writer truncates a torn tail to this)."""
     updated: float = 0.0
     """The file's modification time."""
+    control: dict[str, str] = field(default_factory=dict)
+    """Who plays each creature now: the header's, with every `control` marker applied."""
 
     @property
     def records(self) -> list[Record]:
@@ -418,7 +439,7 @@ class SaveFile:
                 records,
                 seed=h.seed,
                 ruleset=h.ruleset,
-                control=h.control,
+                control=self.control or h.control,
                 deciders=deciders,
                 live=live,
             )
@@ -516,6 +537,7 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
     active: list[SaveEntry] = []
     redo: list[SaveEntry] = []
     finished: dict[str, Any] | None = None
+    control = dict(header.control)
     for i, raw in enumerate(pieces[1:], start=2):
         try:
             obj = decode_line(raw)
@@ -546,6 +568,8 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
                 redo[:0] = active[keep:]
                 del active[keep:]
                 finished = None
+            elif "control" in obj:
+                control.update(control_from_json(obj["control"], control))
             elif "end" in obj:
                 end = obj["end"]
                 if not isinstance(end, dict):
@@ -555,7 +579,9 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
                 raise ValueError("unknown kind of record")
         except ValueError as exc:
             raise SaveError(path, f"line {i}: {exc}") from None
-    return SaveFile(path, header, tuple(active), tuple(redo), finished, torn, good_size, mtime)
+    return SaveFile(
+        path, header, tuple(active), tuple(redo), finished, torn, good_size, mtime, control
+    )
 
 
 # --- writing --------------------------------------------------------------------------------

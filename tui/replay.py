@@ -98,7 +98,7 @@ def save_timeline(enc: Encounter, source: Path) -> Timeline:
     for step in replay:
         b = step.enc.battle
         stops.append(Stop(describe(step.record.action, step.actor, names), b.round, len(b.log)))
-        views.append(take(step.enc, control))
+        views.append(take(step.enc))
     log = list(replay.enc.log)
     return Timeline(
         enc.loaded.spec.name, source, enc.loaded.bmap, names, log, stops, views.__getitem__

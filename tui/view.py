@@ -177,8 +177,9 @@ def _effect_view(enc: Encounter, e: ActiveEffect) -> EffectView:
     return EffectView(e.name, ", ".join(bits), dur)
 
 
-def take(enc: Encounter, control: dict[str, str]) -> View:
-    """Build a view; the caller holds the engine lock."""
+def take(enc: Encounter) -> View:
+    """Build a view; the caller holds the engine lock. Who plays whom is read from the
+    encounter (`Combatant.control`, the one place that holds it)."""
     b = enc.battle
     letters = token_letters(
         [(c.id, c.creature.glyph or c.name, c.pc) for c in b.combatants.values()]
@@ -211,7 +212,7 @@ def take(enc: Encounter, control: dict[str, str]) -> View:
             action_points=c.action_points,
             second_wind_used=c.second_wind_used,
             delayed=c.delayed,
-            control=control.get(c.id, c.control),
+            control=c.control,
             powers=tuple(_power_view(enc, c, p) for p in c.powers),
             role=c.creature.role or ("hero" if c.pc else "monster"),
             level=c.level,
