@@ -89,6 +89,8 @@ class Encounter:
         self.ruleset_name = ruleset
         self.records: list[Record] = []
         self.started = False
+        self._checked: tuple[tuple[int, int, int, str | None], Action, Any] | None = None
+        """(state stamp, action, plan) of the last action found legal (see `_check`)."""
 
     # --- construction ---------------------------------------------------------------
     @classmethod
@@ -301,6 +303,19 @@ class Encounter:
             raise Impossible(f"no {kind} action left for {what} this turn")
 
     def _check(self, action: Action) -> Any:
+        """The plan for `action` if it is legal now (Impossible if not). The last accepted
+        action's plan is kept until anything happens, so that an action the AI validated
+        is not checked again when it is applied (one check per action)."""
+        b = self.battle
+        stamp = (len(b.log), len(self.records), b.turn_counter, b.current)
+        memo = self._checked
+        if memo is not None and memo[0] == stamp and memo[1] == action:
+            return memo[2]
+        plan = self._check_now(action)
+        self._checked = (stamp, action, plan)
+        return plan
+
+    def _check_now(self, action: Action) -> Any:
         if not self.started:
             raise Impossible("the encounter has not started")
         c = self._need_current()
