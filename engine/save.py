@@ -585,6 +585,12 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
 
 
 # --- writing --------------------------------------------------------------------------------
+def fsync(fd: int) -> None:
+    """Make what was written to `fd` durable: every write of a save goes through here (tests
+    that don't test durability swap it for a no-op: see tests/support/saves.py)."""
+    os.fsync(fd)
+
+
 def _fsync_dir(directory: Path) -> None:
     """Make a new directory entry durable (a no-op where directories can't be opened)."""
     try:
@@ -592,7 +598,7 @@ def _fsync_dir(directory: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
+        fsync(fd)
     except OSError:
         pass
     finally:
@@ -640,7 +646,7 @@ class SaveWriter:
             raise SaveError(path, f"can't create the save: {exc.strerror or exc}") from None
         try:
             _write_all(fd, data)
-            os.fsync(fd)
+            fsync(fd)
         except OSError as exc:
             os.close(fd)
             os.unlink(tmp)
@@ -658,7 +664,7 @@ class SaveWriter:
             except FileExistsError:
                 raise SaveError(path, "already exists: a save is never overwritten") from None
             _write_all(fd, data)
-            os.fsync(fd)
+            fsync(fd)
             os.close(fd)
         else:
             os.unlink(tmp)
@@ -706,7 +712,7 @@ class SaveWriter:
                 raise SaveError(path, "changed since it was read (it is shorter now)")
             if size > good_size:
                 os.ftruncate(fd, good_size)
-                os.fsync(fd)
+                fsync(fd)
         except BaseException:
             os.close(fd)
             raise
@@ -724,7 +730,7 @@ class SaveWriter:
             return
         try:
             _write_all(self._fd, data)
-            os.fsync(self._fd)
+            fsync(self._fd)
         except OSError as exc:
             raise SaveError(self.path, f"can't write the save: {exc.strerror or exc}") from None
 

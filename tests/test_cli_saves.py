@@ -14,7 +14,7 @@ import pytest
 
 from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
-from tests.soak.fights import play
+from tests.support.fights import play
 from tui import cli_saves
 from tui.cli_saves import main, when
 from tui.logtext import LogFormatter, names_of_encounter

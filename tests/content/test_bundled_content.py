@@ -54,6 +54,7 @@ def effects(p: Power) -> Iterator[EffectSpec]:
 # --- check and list ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_skirmish_check_passes_on_all_bundled_content(capsys: pytest.CaptureFixture[str]) -> None:
     from tui.cli import main
 

@@ -16,7 +16,7 @@ from engine.content.loader import load_encounter
 from engine.encounter import Encounter
 from engine.history import History, control_of, trace
 from engine.save import read_save, same_record
-from tests.soak.fights import (
+from tests.support.fights import (
     AI_ONLY,
     RandomDecider,
     fingerprint,

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from skirmish_helpers import FIGHTER, GOBLIN, NAIVE, write_encounter
 
 from ai.sim import play
 from engine.content.loader import LoadedEncounter, load_encounter
@@ -24,6 +23,7 @@ from engine.decisions import AutoDecider
 from engine.dice import ScriptedDice
 from engine.encounter import Encounter
 from engine.grid import footprint
+from tests.support.helpers import FIGHTER, GOBLIN, NAIVE, write_encounter
 
 SETTINGS = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.history import control_of, trace
 from engine.replay import Replay
-from tests.soak.fights import AI_ONLY, play
+from tests.support.fights import AI_ONLY, play
 
 
 def test_replay_steps_give_back_each_records_events_and_actor(default_loaded: Any) -> None:

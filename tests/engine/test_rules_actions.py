@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import FIGHTER, Answers, Builder, events, mon, pc
 
 from engine.actions import (
     Delay,
@@ -26,6 +25,7 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from tests.support.helpers import FIGHTER, Answers, Builder, events, mon, pc
 
 GRID = "..........\n..........\n..........\n"
 

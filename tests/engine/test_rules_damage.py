@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import BASIC_MELEE, FIGHTER, Builder, dummy, events, mon, pc, put_effect
 
 from engine.actions import EndTurn, UsePower
 from engine.encounter import Encounter
 from engine.events import Damage, Save
+from tests.support.helpers import BASIC_MELEE, FIGHTER, Builder, dummy, events, mon, pc, put_effect
 
 GRID = "......\n......\n......\n"
 

@@ -8,11 +8,11 @@ import json
 from typing import Any
 
 import pytest
-from skirmish_helpers import NAIVE, Builder, dummy, events, mon, put_effect
 
 from ai.sim import play
 from engine.actions import EndTurn, Move, UsePower
 from engine.encounter import Encounter
+from tests.support.helpers import NAIVE, Builder, dummy, events, mon, put_effect
 
 # log-schema.md, field by field: type -> {field: accepted Python types}
 SQUARE = list

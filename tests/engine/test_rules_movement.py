@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Answers, Builder, events, mods, put_effect
 
 from engine.actions import EndTurn, Move, StandUp, UsePower
 from engine.encounter import Encounter
 from engine.events import ActionSpent, Attack, Damage, Moved, Provoke
+from tests.support.helpers import Answers, Builder, events, mods, put_effect
 
 GRID = "..........\n..........\n..........\n..........\n"
 

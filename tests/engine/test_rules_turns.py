@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Builder, events, mon, pc, put_effect
 
 from engine.actions import EndTurn, Move, SpendActionPoint, UsePower
 from engine.encounter import Encounter
@@ -21,6 +20,7 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from tests.support.helpers import Builder, events, mon, pc, put_effect
 
 GRID = "........\n........\n........\n"
 STRIKE = {

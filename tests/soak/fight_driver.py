@@ -20,7 +20,7 @@ from pathlib import Path
 from engine import autosave
 from engine.content.loader import load_encounter
 from engine.encounter import Encounter
-from tests.soak.fights import AI_ONLY, play, snapshot_digest
+from tests.support.fights import AI_ONLY, play, snapshot_digest
 
 
 def main(argv: list[str]) -> int:

@@ -56,7 +56,7 @@ from engine.content.loader import load_encounter
 from engine.dice import ScriptedDice
 from engine.encounter import Encounter, Record
 from engine.save import SaveError, read_save, same_record
-from tests.soak.fights import snapshot_digest
+from tests.support.fights import snapshot_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 80, 24

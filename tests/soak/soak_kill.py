@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from engine.content.loader import load_encounter
 from engine.encounter import Encounter, Record
 from engine.save import SaveError, read_save, same_record
-from tests.soak.fights import AI_ONLY, play, snapshot_digest
+from tests.support.fights import AI_ONLY, play, snapshot_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 STATS: Counter[str] = Counter()

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import DUEL
 
 from engine.actions import EndTurn
 from engine.content.loader import load_encounter
 from engine.save import SaveError, encode_line, read_save
+from tests.support.app import DUEL
 from tui.controller import Controller, GameOptions
 
 

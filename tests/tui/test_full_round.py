@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tui_helpers import DUEL, fight, make_app, press, screen_text, settle, sync
 
 from engine.actions import FullAttack, Withdraw
 from engine.events import ActionSpent
+from tests.support.app import DUEL, fight, make_app, press, screen_text, settle, sync
 from tui import modes
 from tui.app import SkirmishApp
 from tui.widgets.grid import GridPane

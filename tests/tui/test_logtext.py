@@ -4,7 +4,6 @@ one line each; and a whole fight read back as text (what `skirmish export` print
 from __future__ import annotations
 
 import pytest
-from tui_helpers import DUEL
 
 from engine import events as events_module
 from engine.content.loader import load_encounter
@@ -20,6 +19,7 @@ from engine.events import (
     StateChange,
     TurnEnd,
 )
+from tests.support.app import DUEL
 from tui.controller import Controller, GameOptions, Update
 from tui.eventtext import RENDERERS, event_text, renders
 from tui.logtext import LogFormatter, Names, format_log
