@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import types
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -34,8 +35,16 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Path]]:
     """A stand-in for the app's tui.launch that records what it was asked to open."""
     calls: list[tuple[str, Path]] = []
     fake = types.ModuleType("tui.launch")
-    fake.launch_save = lambda path: calls.append(("save", Path(path))) or 0  # type: ignore[attr-defined]
-    fake.launch_replay = lambda path: calls.append(("replay", Path(path))) or 0  # type: ignore[attr-defined]
+
+    def launch(kind: str) -> Callable[[Path], int]:
+        def entry(path: Path) -> int:
+            calls.append((kind, Path(path)))
+            return 0
+
+        return entry
+
+    fake.launch_save = launch("save")  # type: ignore[attr-defined]
+    fake.launch_replay = launch("replay")  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "tui.launch", fake)
     return calls
 
@@ -104,9 +113,9 @@ def test_resume_without_the_app_says_so_in_one_line(no_app, capsys) -> None:  # 
     ],
 )
 def test_bad_files_one_line_exit_1(
-    launched,
-    capsys,
-    tmp_path: Path,  # type: ignore[no-untyped-def]
+    launched: list[tuple[str, Path]],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
     content: bytes,
     fragment: str,
 ) -> None:

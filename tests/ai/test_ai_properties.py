@@ -29,7 +29,7 @@ from engine.encounter import Encounter
 from tests.support.helpers import BASIC_MELEE, FIGHTER, write_encounter
 
 DEF = {"ac": 14, "fortitude": 13, "reflex": 13, "will": 12}
-POWERS = [
+POWERS: list[dict[str, Any]] = [
     BASIC_MELEE,
     {
         "id": "lash",

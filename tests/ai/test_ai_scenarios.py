@@ -14,7 +14,7 @@ import pytest
 from ai.tactical import TacticalPolicy
 from engine.actions import Move, UsePower
 from engine.encounter import Encounter
-from engine.events import Provoke
+from engine.events import Attack, Provoke
 from engine.grid import distance, threatened_squares
 from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, CLAW, FIGHTER, SLAM, mon, pc
 from tests.support.scenarios import OPEN_9x7, monster, play_turn, until_turn
@@ -85,7 +85,7 @@ def test_skirmisher_moves_to_the_flanking_square(build: Any, seed: int) -> None:
     assert moves and moves[0].path[-1] == (4, 3)
     attack = next(a for a in actions if isinstance(a, UsePower))
     assert attack.targets == ("hero",)
-    rolled = [lg.event for lg in enc.log if lg.type == "attack"]
+    rolled = [lg.event for lg in enc.log if isinstance(lg.event, Attack)]
     assert rolled and rolled[-1].combat_advantage and rolled[-1].flanking
     assert "flank" in decisions[0].summary
 

@@ -217,7 +217,8 @@ def test_undo_and_redo_are_kept_in_the_save(tmp_path: Path) -> None:
     assert save.records == hist.records and [e.record for e in save.redo] == [
         r for r, _ in hist.redo_stack
     ]
-    hist.saver.close()  # type: ignore[union-attr]  (the crash)
+    assert isinstance(hist.saver, autosave.Autosaver)
+    hist.saver.close()  # the crash
     again = autosave.resume(path)
     assert fingerprint(again.enc) == undone and again.can_redo()
     while again.redo():

@@ -90,7 +90,7 @@ def check_hp(log: list[dict[str, Any]]) -> None:
         if t == "death_save" and rec["result"] == "fail":
             failures[rec["id"]] += 1
         if t in ("damage", "heal", "death_save"):
-            cid = rec.get("target", rec.get("id"))
+            cid: str = rec["target"] if "target" in rec else rec["id"]
             if t != "death_save":
                 hp[cid] = rec["hp_after"]
             want = expected_state(who[cid], hp[cid], failures[cid])
@@ -177,7 +177,7 @@ def check_squares(log: list[dict[str, Any]]) -> None:
         if at_rest:
             taken = [
                 sq for cid, p in pos.items() if cid not in dead for sq in footprint(p, size[cid])
-            ]  # type: ignore[arg-type]
+            ]
             assert len(taken) == len(set(taken)), f"two creatures share a square at {rec}"
 
 

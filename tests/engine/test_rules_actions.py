@@ -16,6 +16,7 @@ from engine.actions import (
     UsePower,
     action_from_json,
 )
+from engine.decisions import DelayReturnQuestion
 from engine.encounter import Encounter
 from engine.events import (
     ActionSpent,
@@ -99,7 +100,7 @@ def test_X_ACT_1_delay_and_return_after_a_later_creature(build: Builder) -> None
     assert (ends[0].id, ends[0].delayed) == ("a", True)
     assert enc.current is not None and enc.current.id == "b"
     enc.apply(EndTurn())  # b ends: `a` is asked, and declines
-    asked = [q for q in ans.asked if type(q).__name__ == "DelayReturnQuestion"]
+    asked = [q for q in ans.asked if isinstance(q, DelayReturnQuestion)]
     assert [(q.who, q.after) for q in asked] == [("a", "b")]
     ans.delay_return = True
     enc.apply(EndTurn())  # c ends: `a` takes its turn now
@@ -144,7 +145,7 @@ def test_X_ACT_1_a_delayed_turn_counts_for_opportunity_attacks(build: Builder) -
         faces=[20, 15, 10, 1, 1],
         deciders=lambda _cid: ans,
     )
-    ans = Answers(delay_return=False)
+    ans: Answers = Answers(delay_return=False)
     enc.apply(Delay())
     enc.apply(EndTurn())  # b
     out = enc.apply(Move(((3, 1), (4, 1)), "walk"))  # c leaves b's reach: an opportunity

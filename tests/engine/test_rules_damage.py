@@ -262,6 +262,7 @@ def test_F_DMG_6_ongoing_damage_at_the_start_of_the_affected_creatures_turn(
     dmg = [i for i, lg in enumerate(log) if lg.type == "damage"]
     assert dmg[0] == starts[-1] + 1, "the first thing in the dummy's turn"
     d = log[dmg[0]].event
+    assert isinstance(d, Damage)
     assert (d.cause, d.source, d.rolled, d.amount, d.rolls) == ("ongoing", "m", 5, 5, ())
 
 

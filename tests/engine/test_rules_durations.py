@@ -57,7 +57,7 @@ POWERS = [
     ),
     hex_power("other-ac", "end_of_encounter", modifiers=[{"stat": "ac", "value": -2}]),
 ]
-HEXER = {
+HEXER: dict[str, Any] = {
     "id": "hexer",
     "name": "Hexer",
     "role": "controller",

@@ -172,7 +172,12 @@ COMBATANT = (
 def check_record(rec: dict[str, Any]) -> list[str]:
     """Every schema finding in one JSON record (empty: it conforms)."""
     bad = []
-    for f, kinds in (("seq", (int,)), ("type", (str,)), ("round", (int,))):
+    base: tuple[tuple[str, tuple[type, ...]], ...] = (
+        ("seq", (int,)),
+        ("type", (str,)),
+        ("round", (int,)),
+    )
+    for f, kinds in base:
         if not isinstance(rec.get(f), kinds):
             bad.append(f"{rec.get('type')}: {f}={rec.get(f)!r}")
     spec = REQUIRED.get(rec["type"])

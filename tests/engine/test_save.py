@@ -153,8 +153,8 @@ def test_embedded_content_edited_with_a_fresh_checksum_is_refused(loaded, tmp_pa
 
 @pytest.mark.durable
 def test_every_append_is_fsynced_before_it_returns(
-    loaded,
-    tmp_path: Path,  # type: ignore[no-untyped-def]
+    loaded: Any,
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     enc = Encounter.create(loaded, seed=3, control=AI_ONLY)

@@ -108,7 +108,7 @@ LONG = {
     "hit": {"damage": {"dice": "1d4"}},
 }
 KEEN = poke("ac", id="keen", name="Keen", crit_range=19)
-STRIKER = {
+STRIKER: dict[str, Any] = {
     "id": "striker",
     "name": "Striker",
     "role": "soldier",

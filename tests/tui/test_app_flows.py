@@ -238,8 +238,10 @@ async def test_start_screen_enter_plays_the_default() -> None:
         assert "default" in screen_text(app) and "ffd20" in screen_text(app)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, EncounterScreen))
-        assert app.screen.loaded.spec.name == load_encounter("default").spec.name
-        app.screen.controller.close()
+        screen = app.screen
+        assert isinstance(screen, EncounterScreen)
+        assert screen.loaded.spec.name == load_encounter("default").spec.name
+        screen.controller.close()
 
 
 @sync

@@ -82,7 +82,9 @@ async def test_full_attack_and_withdraw_by_keys_in_d20srd(tmp_path: Path) -> Non
                 mode = f.mode
                 assert isinstance(mode, modes.Withdrawing)
                 far = max(mode.legal, key=lambda sq: (mode.legal[sq], sq))
-                assert mode.legal[far] > f.controller.enc.battle.speed(f.controller.enc.current)
+                cur = f.controller.enc.current
+                assert cur is not None
+                assert mode.legal[far] > f.controller.enc.battle.speed(cur)
                 f.query_one(GridPane).cursor = far
                 f._refresh_mode()
                 assert "Enter withdraws" in f.hint
