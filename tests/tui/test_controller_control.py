@@ -5,14 +5,16 @@ resumed fight keeps it, and undo keeps the AI's policies."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.actions import EndTurn
+from ai.policy import Choice
+from engine.actions import EndTurn, Move
 from engine.content.loader import load_encounter
 from engine.save import SaveError, encode_line, read_save
 from tests.support.app import DUEL
-from tui.controller import Controller, GameOptions
+from tui.controller import Controller, GameOptions, Update
 
 
 def controller(**changes: object) -> Controller:
@@ -80,4 +82,36 @@ def test_undo_keeps_the_ai_policies() -> None:
     ctl.run_undo()
     ctl.run_autoplay()
     assert all(ctl._policies[side] is p for side, p in pols.items())
+    ctl.close()
+
+
+class Refused:
+    """A policy whose every action the engine refuses (and that never ends its turn)."""
+
+    name = "refused"
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def next_action(self, enc: Any) -> Choice:
+        self.asked += 1
+        return Choice(Move(((-1, -1), (-2, -2))))
+
+    def answer(self, enc: Any, question: Any) -> Any:
+        return False
+
+
+def test_the_app_plays_the_ai_through_the_one_turn_driver() -> None:
+    news: list[object] = []
+    options = GameOptions(source=DUEL, seed=5, pace=0.0, policy="naive")
+    ctl = Controller(load_encounter(DUEL), options, news.append)
+    stub = ctl._policies["monsters"] = Refused()
+    ctl.run_start()
+    while (cur := ctl.enc.current) is not None and cur.control == "player":
+        ctl.run_action(EndTurn())  # the heroes pass: every AI turn is a refused action
+        if stub.asked >= 2:
+            break
+    assert stub.asked >= 2  # one refused action per goblin turn, each ending that turn
+    assert ctl.enc.current is not None and ctl.enc.current.control == "player"
+    assert sum(isinstance(n, Update) for n in news) >= 4  # one publication per action
     ctl.close()
