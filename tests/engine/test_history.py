@@ -55,6 +55,7 @@ ops = st.lists(
 )
 
 
+@pytest.mark.slow  # 25 random undo/redo scripts
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), control=st.sampled_from([MIXED, AI_ONLY]), script=ops)
 def test_undo_redo_equals_replay_without_the_undone_actions(seed, control, script) -> None:  # type: ignore[no-untyped-def]

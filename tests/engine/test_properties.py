@@ -105,12 +105,14 @@ def check_hp(log: list[dict[str, Any]]) -> None:
             assert not owed, f"state changes not logged: {owed}"
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_hp_bookkeeping_and_states_follow_hp(seed: int) -> None:
     check_hp(lines(fight(seed)))
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_every_fight_ends(seed: int) -> None:
@@ -124,6 +126,7 @@ def test_property_every_fight_ends(seed: int) -> None:
         assert standing == ({end["winner"]} if end["winner"] else set())
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_same_seed_same_log(seed: int) -> None:
@@ -131,6 +134,7 @@ def test_property_same_seed_same_log(seed: int) -> None:
     assert lines(again) == lines(fight(seed))
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_replaying_the_records_reproduces_the_fight(seed: int) -> None:
@@ -140,6 +144,7 @@ def test_property_replaying_the_records_reproduces_the_fight(seed: int) -> None:
     assert replayed.snapshot() == enc.snapshot()
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_the_dice_faces_alone_reproduce_the_log(seed: int) -> None:

@@ -12,7 +12,7 @@ from tests.support.fights import AI_ONLY, play
 
 
 def test_replay_steps_give_back_each_records_events_and_actor(default_loaded: Any) -> None:
-    enc = play(default_loaded, 11, control=AI_ONLY)
+    enc = play(default_loaded, 11, control=AI_ONLY, max_records=60)
     replay = Replay(default_loaded, enc.records, seed=enc.seed, control=control_of(enc))
     seen: list[dict[str, Any]] = []
     for step in replay:

@@ -45,6 +45,7 @@ def cursor(app) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     return app.screen.query_one(GridPane).cursor
 
 
+@pytest.mark.slow  # a whole fight by keys
 @sync
 async def test_whole_fight_to_the_end_by_keys() -> None:
     app = make_app()
