@@ -94,7 +94,6 @@ class History:
         if len(self._actors) != len(enc.records):
             raise ValueError(f"{len(self._actors)} actors for {len(enc.records)} records")
         self._future: list[tuple[Record, str | None]] = list(redo)
-        self._players = any(c.control == "player" for c in enc.battle.combatants.values())
 
     # --- reading ------------------------------------------------------------------------
     @property
@@ -119,9 +118,11 @@ class History:
     def _starts(self, actors: Sequence[str | None], lo: int, hi: int) -> list[int]:
         """Positions k in [lo, hi] where a step begins (keeping records[:k] undoes it)."""
         out = []
+        # who plays whom now (the encounter holds it): a person may take over mid-fight
+        players = any(c.control == "player" for c in self.enc.battle.combatants.values())
         for k in range(max(lo, 1), min(hi, len(actors) - 1) + 1):
             who = actors[k]
-            if self._players:
+            if players:
                 if who is not None and self.enc.battle[who].control == "player":
                     out.append(k)
             elif who != actors[k - 1]:
