@@ -61,7 +61,12 @@ def trace(enc: Encounter) -> list[Step]:
     Needed for records applied with no History or Autosaver watching (they note the actor
     as they go), and by the replay viewer to tell which events each action caused."""
     replay = Replay(
-        enc.loaded, enc.records, seed=enc.seed, control=control_of(enc), ruleset=enc.ruleset_name
+        enc.loaded,
+        enc.records,
+        seed=enc.seed,
+        control=control_of(enc),
+        ruleset=enc.ruleset_name,
+        exact=True,
     )
     return [Step(s.actor, s.enc.battle.round, len(s.enc.log)) for s in replay]
 

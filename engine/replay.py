@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.content.loader import LoadedEncounter
 from engine.decisions import Decider
-from engine.dice import DiceSource, SeededDice
+from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.encounter import Encounter, Record, ReplayDice
 from engine.events import Logged
 
@@ -52,15 +52,25 @@ class Replay:
         control: dict[str, str] | None = None,
         deciders: Callable[[str], Decider] | None = None,
         live: DiceSource | None = None,
+        exact: bool = False,
     ) -> None:
+        """`exact`: the recorded faces and nothing else (a record that asks for one more die
+        raises `DiceExhausted`): for reading a fight back (the viewer, `trace`), never for
+        playing on."""
         self.records = list(records)
         faces = [f for r in self.records for f in r.faces]
-        fresh = getattr(live, "fresh", None)
-        if callable(fresh):
-            live = fresh()
-        source = ReplayDice(
-            faces, live if live is not None else SeededDice(seed or 0), advance_live=live is None
-        )
+        source: DiceSource
+        if exact:
+            source = ScriptedDice(faces)
+        else:
+            fresh = getattr(live, "fresh", None)
+            if callable(fresh):
+                live = fresh()
+            source = ReplayDice(
+                faces,
+                live if live is not None else SeededDice(seed or 0),
+                advance_live=live is None,
+            )
         self.enc = Encounter.create(
             loaded, seed=seed, dice=source, deciders=deciders, control=control, ruleset=ruleset
         )

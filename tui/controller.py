@@ -17,6 +17,7 @@ carries the count of durable records; the status line shows it (the kill soak re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -25,7 +26,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import autosave
 from engine.actions import Action, Impossible
@@ -49,9 +50,15 @@ from tui.view import View, take
 if TYPE_CHECKING:
     from ai.driver import TurnDriver
     from ai.policy import Policy
+    from engine.events import Decision
     from engine.state import Combatant
 
+T = TypeVar("T")
 __all__ = ["GameOptions"]  # re-exported: where it was defined before tui.options
+
+RETRY_FIRST_S = 0.5
+RETRY_MAX_S = 5.0
+"""A failed save is retried after half a second, then less and less often, up to every 5 s."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,15 @@ class Refused:
 
 
 @dataclass(frozen=True)
+class Paused:
+    """The fight waits: its last change is applied but not in the save yet (a full disk), so
+    nothing more happens or is shown until a retry writes it. `reason`: the write's error."""
+
+    reason: str
+    saved: int | None
+
+
+@dataclass(frozen=True)
 class Waiting:
     """Step mode: the next AI action waits for the step key."""
 
@@ -100,7 +116,7 @@ class Failed:
     message: str
 
 
-News = Update | Ask | Refused | Waiting | Idle | Failed
+News = Update | Ask | Refused | Waiting | Idle | Failed | Paused
 
 
 class Abandoned(Exception):
@@ -187,6 +203,8 @@ class Controller:
         """Why this fight is not being saved, if it isn't."""
         self.names: Names = names_of_encounter(self.enc)
         self._sent = 0
+        self.paused: str | None = None
+        """Why the fight is paused (its save can't be written), while it is."""
 
     @classmethod
     def resumed(
@@ -369,13 +387,42 @@ class Controller:
             except (SaveError, OSError) as exc:  # play on, unsaved, and say so
                 self.save_problem = str(exc)
                 self.notify(Failed(f"Autosave is off: {exc}"))
-            self.hist.start()
+            self._durable(self.hist.start)
             self._publish()
+
+    def _durable(self, change: Callable[..., T], *args: Any) -> T | None:
+        """Run an engine change that autosaves (under the lock). If the save can't be written
+        (`autosave.SaveFailed`: the change is in memory, the save whole up to the one before),
+        pause: say so, retry until the save holds it, then return None (Abandoned if the app
+        closes meanwhile). Whatever the screen shows next is on disk."""
+        try:
+            return change(*args)
+        except autosave.SaveFailed as exc:
+            self._wait_for_save(str(exc))
+            return None
+
+    def _wait_for_save(self, reason: str) -> None:
+        delay = RETRY_FIRST_S
+        self.paused = reason
+        self.notify(Paused(reason, self.saved))
+        try:
+            while True:
+                if self.closed.wait(delay):
+                    raise Abandoned
+                state = autosave.retry(self.hist)
+                if state.ok:
+                    return
+                if state.error and state.error != self.paused:
+                    self.paused = state.error
+                    self.notify(Paused(state.error, self.saved))
+                delay = min(RETRY_MAX_S, delay * 2)
+        finally:
+            self.paused = None
 
     def _apply(self, action: Action) -> None:
         with self.lock:
             try:
-                self.hist.apply(action)  # durable before it returns
+                self._durable(self.hist.apply, action)  # durable before it returns
             except Impossible as exc:
                 self.notify(Refused(exc.reason))
                 return
@@ -383,8 +430,8 @@ class Controller:
 
     def _rewind(self, steps: int, *, undo: bool) -> None:
         with self.lock:
-            n = self.hist.undo(steps) if undo else self.hist.redo(steps)
-            if not n:
+            n = self._durable(self.hist.undo if undo else self.hist.redo, steps)
+            if n == 0:
                 self.notify(Refused(f"nothing to {'undo' if undo else 'redo'}"))
                 return
             self._sent = 0
@@ -392,7 +439,7 @@ class Controller:
 
     def _autoplay(self) -> None:
         """The AI's turns, one action at a time through the one turn driver (`ai.driver`),
-        each published before the next; a person's turn or the end stops it."""
+        each durable and published before the next; a person's turn or the end stops it."""
         while True:
             with self.lock:
                 c = self._driver().actor(self.enc)
@@ -400,9 +447,12 @@ class Controller:
                 return
             self._pause(c.id)
             with self.lock:
-                if self._driver().step(self.enc, self.hist.apply) is None:
+                if self._driver().step(self.enc, self._apply_durably) is None:
                     return
                 self._publish()
+
+    def _apply_durably(self, action: Action, decision: Decision | None) -> list[Logged]:
+        return self._durable(self.hist.apply, action, decision) or []
 
     def _pause(self, who: str) -> None:
         if self.step_mode:
@@ -457,7 +507,9 @@ class Controller:
         with self.lock:
             c = self.enc.battle[cid]
             c.control = "ai" if c.control == "player" else "player"
-            self.hist.sync()
+            # the UI thread never waits for a full disk: the next sync writes it then
+            with contextlib.suppress(autosave.SaveFailed):
+                self.hist.sync()
             return c.control
 
     def can_undo(self) -> bool:

@@ -23,6 +23,7 @@ from tui.eventtext import (
     attack_text,
     event_text,
 )
+from tui.safetext import clean
 
 __all__ = ["DEFENSE", "DURATION", "Line", "LineKind", "LogFormatter", "Names", "format_log"]
 
@@ -100,7 +101,7 @@ class LogFormatter:
                 pending = (item, ev)
             elif isinstance(ev, StateChange) and out and _merges(out[-1], ev, self.names):
                 last = out[-1]
-                joined = f"{last.text}; {self.names.who(ev.id)} {STATE[ev.state]}"
+                joined = clean(f"{last.text}; {self.names.who(ev.id)} {STATE[ev.state]}")
                 out[-1] = Line(last.seq, last.round, last.kind, joined)
             elif (text := self.text(ev, item.round)) is not None:
                 out.append(_line(item, text))
@@ -115,7 +116,7 @@ class LogFormatter:
 
 def _line(item: Logged, text: tuple[LineKind, str]) -> Line:
     kind, body = text
-    return Line(item.seq, item.round, kind, body)
+    return Line(item.seq, item.round, kind, clean(body))  # names are data: see tui.safetext
 
 
 def _deals(a: Attack, ev: Damage) -> bool:
