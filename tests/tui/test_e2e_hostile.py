@@ -24,7 +24,7 @@ from tests.support.e2e import FIXTURE, skirmish_command
 from tests.support.hostile import LONG, NAMES, forbidden_in
 from tests.support.pty import ENTER, ESCAPE, PtyApp
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(180)]
 HOSTILE = str(Path(__file__).parent / "fixtures" / "hostile.yaml")
 LEAVE = (b"\x1b[?1049l", b"\x1b[?25h")
 """Leave the alternate screen, show the cursor."""
