@@ -22,11 +22,11 @@ from engine import events as E
 from engine.actions import Action
 from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
+from engine.handlers import describe_action
 from engine.history import control_of
 from engine.logfile import check_start, first_event, read_log_lines
 from engine.replay import Replay
 from engine.save import SaveError, read_save, replay_failure
-from engine.save import describe as describe_action
 from engine.savecheck import loads
 from tui.glyphs import token_letters
 from tui.logtext import Names, names_of_encounter
@@ -86,8 +86,10 @@ def load_timeline(path: str | Path) -> Timeline:
 
 # --- saves: exact ---------------------------------------------------------------------------
 def describe(action: Action | None, actor: str | None, names: Names) -> str:
-    """An action in a few words, with the names a person knows (`engine.save.describe`)."""
-    return describe_action(action, actor, creature=names.who, power=names.power)
+    """An action in a few words, with the names a person knows (its handler's `describe`)."""
+    if action is None:
+        return "the fight starts"
+    return describe_action(action, names.who(actor), names)
 
 
 def save_timeline(enc: Encounter, source: Path) -> Timeline:

@@ -26,43 +26,12 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from tests.support.actions import POWERS, UNIT
 from tests.support.helpers import FIGHTER, Answers, Builder, events, mon, pc
 
 GRID = "..........\n..........\n..........\n"
 
 
-def power(pid: str, usage: str = "at-will", **over: Any) -> dict[str, Any]:
-    p = {
-        "id": pid,
-        "name": pid.title(),
-        "usage": usage,
-        "kind": "melee",
-        "attack": {"bonus": 5, "vs": "ac"},
-        "hit": {"damage": {"dice": "1d6"}},
-    }
-    p.update(over)
-    return p
-
-
-POWERS = [
-    power("jab", basic=True),
-    power("burst", "encounter"),
-    power("finale", "daily"),
-    power("breath", "recharge", recharge=5),
-    power("parry", action="immediate"),
-    power("zap", kind="ranged", range=5),
-]
-UNIT = {
-    "id": "unit",
-    "name": "Unit",
-    "role": "soldier",
-    "level": 1,
-    "hp": 60,
-    "defenses": {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12},
-    "initiative": 0,
-    "speed": 6,
-    "powers": [p["id"] for p in POWERS],
-}
 HERO = dict(FIGHTER, id="hero", hp=60, powers=[p["id"] for p in POWERS])
 
 
