@@ -23,12 +23,14 @@ from tests.soak.fuzzlib import fuzz
 pytestmark = pytest.mark.timeout(300)
 
 
+@pytest.mark.slow  # the soak fuzzer at small counts: still ~40 s
 def test_content_fuzzer_small() -> None:
     report = fuzz(fuzz_content.run, fuzz_content.cases(200, seed=17, sim_every=33), workers=2)
     assert report.cases == 200
     assert not report.crashes and not report.hangs and not report.memory, report.details()
 
 
+@pytest.mark.slow  # the soak fuzzer at small counts: still ~30 s
 def test_save_fuzzer_small() -> None:
     fuzz_saves.SEED_SAVE = fuzz_saves.make_seed_save(records=20)
     report = fuzz(fuzz_saves.run, range(17_000_000, 17_000_200), workers=2)

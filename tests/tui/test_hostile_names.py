@@ -166,6 +166,7 @@ async def test_hostile_names_help_end_loading_and_start_screens() -> None:
             await pilot.pause()
 
 
+@pytest.mark.slow  # a whole fight by keys
 @sync
 async def test_hostile_names_whole_fight_then_replay_of_its_save(data_dir: Path) -> None:
     app = hostile_app()
