@@ -118,14 +118,16 @@ def save_timeline(enc: Encounter, source: Path) -> Timeline:
     for rec in enc.records:
         b.scripted_answers = list(rec.answers)
         actor = b.current
+        taken_in = b.round  # an end of turn that starts round 4 was taken in round 3
         if rec.action is None:
             probe.start()
+            taken_in = b.round
         else:
             probe.apply(rec.action, rec.decision)
-        stops.append(Stop(describe(rec.action, actor, names), b.round, len(b.log)))
+        stops.append(Stop(describe(rec.action, actor, names), taken_in, len(b.log)))
         views.append(take(probe, control))
     return Timeline(
-        enc.loaded.spec.name, source, enc.loaded.bmap, names, list(b.log), stops, views.__getitem__
+        enc.loaded.source, source, enc.loaded.bmap, names, list(b.log), stops, views.__getitem__
     )
 
 
@@ -371,7 +373,8 @@ def log_timeline(path: Path) -> Timeline:
         for item in chunk:
             follower.feed(item)
         label = "the fight starts" if k == 0 else _log_label(chunk, names, fmt)
-        stops.append(Stop(label, follower.round, cuts[k + 1]))
+        taken_in = follower.round if k == 0 else chunk[0].round  # the round it happened in
+        stops.append(Stop(label, taken_in, cuts[k + 1]))
         views.append(follower.view())
-    title = str(start.map.get("name") or start.encounter)
+    title = str(start.encounter or start.map.get("name"))
     return Timeline(title, path, bmap, names, items, stops, views.__getitem__, exact=False)
