@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui import cli_saves
+from tui.words import plural
 
 if TYPE_CHECKING:
     from engine.content.errors import ContentErrors
@@ -242,9 +243,10 @@ def cmd_check(files: list[str]) -> int:
     for err in errors:
         print(err)
     if errors:
-        print(f"{len(errors)} error(s) in {len({e.file for e in errors})} file(s)", file=sys.stderr)
+        bad = len({e.file for e in errors})
+        print(f"{plural(len(errors), 'error')} in {plural(bad, 'file')}", file=sys.stderr)
         return 1
-    print(f"{len(targets)} file(s) OK")
+    print(f"{plural(len(targets), 'file')} OK")
     return 0
 
 
@@ -370,11 +372,17 @@ def _progress(total: int):  # type: ignore[no-untyped-def]
 def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:
     """The human summary: wins per side with a 95% interval, rounds, AI decision times, and
     per creature the damage dealt and taken and how often it dropped."""
-    lines = [f"{name}: {s['runs']} fights in {s['elapsed_s']:.1f} s"]
+    lines = [f"{name}: {plural(s['runs'], 'fight')} in {s['elapsed_s']:.1f} s"]
     for side in [*sides, "draw"]:
         lo, hi = s["win_ci95"][side]
+        n = s["wins"][side]
+        label, count = (
+            ("draws", f"{n:>5}     ")
+            if side == "draw"
+            else (side, f"{n:>5} {'win ' if n == 1 else 'wins'}")
+        )
         lines.append(
-            f"  {side:<10} {s['wins'][side]:>5} wins  {100 * s['win_rate'][side]:5.1f}%"
+            f"  {label:<10} {count}  {100 * s['win_rate'][side]:5.1f}%"
             f"  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
         )
     by_policy = s.get("wins_by_policy")
@@ -396,7 +404,7 @@ def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:
             f"{100 * row['drop_rate']:7.0f}%"
         )
     if s["illegal_actions"]:
-        lines.append(f"  WARNING: {s['illegal_actions']} illegal action(s) refused")
+        lines.append(f"  WARNING: {plural(s['illegal_actions'], 'illegal action')} refused")
     return "\n".join(lines)
 
 

@@ -121,7 +121,7 @@ def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -
             )
         lines.append("Open one with `skirmish resume N` (or a FILE, or --latest).")
     if broken:
-        lines.append(f"{len(broken)} save(s) could not be read:")
+        lines.append(f"{len(broken)} {'save' if len(broken) == 1 else 'saves'} could not be read:")
         lines.extend(f"  {b.error}" for b in broken)
     return "\n".join(lines)
 

@@ -164,7 +164,7 @@ def full_attack_overlay(enc: Encounter, m: FullAttacking) -> tuple[Overlay, str]
     pvs = full_attack_previews(enc, m.power.id, m.target)
     odds = "/".join(f"{pv.hit:.0%}" for pv in pvs)
     name = enc.battle[m.target].name
-    hint = f"Full attack -> {name}: {odds} to hit ({len(m.targets)} targets, Tab). Enter"
+    hint = f"{odds} to hit: full attack -> {name} (Tab: {len(m.targets)} targets, Enter)"
     return overlay, hint
 
 
@@ -264,8 +264,8 @@ def target_overlay(enc: Encounter, t: Targeting) -> tuple[Overlay, str]:
     chosen = b[t.target]
     sel = frozenset(b.squares(chosen))
     pv = enc.preview(t.power.id, chosen.id)
-    odds = f": {pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg" if pv else ""
-    hint = f"{t.power.name} -> {chosen.name}{odds} ({len(t.targets)} targets, Tab). Enter"
+    odds = f"{pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg: " if pv else ""
+    hint = f"{odds}{t.power.name} -> {chosen.name} (Tab: {len(t.targets)} targets, Enter)"
     return Overlay(marks, sel), hint
 
 

@@ -26,7 +26,7 @@ from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
 from engine.history import control_of
 from engine.save import SaveError, read_save
-from tui.glyphs import token_letters
+from tui.glyphs import friendly_sides, token_letters
 from tui.logtext import Names, names_of_encounter
 from tui.view import CreatureView, EffectView, View, take
 
@@ -212,8 +212,15 @@ class LogFollower:
             c["id"]: _Creature(c, (int(c["pos"][0]), int(c["pos"][1])), int(c["hp"]))
             for c in start.combatants
         }
+        friends = friendly_sides(
+            [(str(c.get("side", "")), bool(c.get("pc"))) for c in start.combatants]
+        )
+        self.friends = friends
         self.letters = token_letters(
-            [(c["id"], c.get("name", c["id"]), bool(c.get("pc"))) for c in start.combatants]
+            [
+                (c["id"], c.get("name", c["id"]), str(c.get("side", "")) in friends)
+                for c in start.combatants
+            ]
         )
         self.effects: dict[str, E.EffectStart] = {}
         self.round = 0
@@ -287,6 +294,7 @@ class LogFollower:
                 role=str(info.get("role") or ("hero" if info.get("pc") else "monster")),
                 level=int(info.get("level", 1)),
                 death_failures=0,
+                friendly=str(info.get("side", "")) in self.friends,
             )
         end = self.end
         return View(

@@ -39,7 +39,7 @@ def test_play_a_turn_and_quit(tmp_path: Path, env: dict[str, str]) -> None:
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
         tmux.keys("q")
         tmux.wait_for("Leave this fight")
-        tmux.keys("y")
+        tmux.keys("Enter")
         assert wait_file(status) == "0"
     finally:
         tmux.close()
@@ -56,7 +56,7 @@ def test_quit_mid_fight_resume_undo_export(tmp_path: Path) -> None:
         first = tmux.wait_for("saved ")
         tmux.keys("q")
         tmux.wait_for("Leave this fight")
-        tmux.keys("y")
+        tmux.keys("Enter")
         assert wait_file(status) == "0"
         status.unlink()
         saves = list((tmp_path / "data" / "saves").glob("*.save.jsonl"))
@@ -78,7 +78,7 @@ def test_quit_mid_fight_resume_undo_export(tmp_path: Path) -> None:
         assert list((tmp_path / "data" / "saves").glob("*.log.txt"))
         tmux.keys("q")
         tmux.wait_for("Leave this fight")
-        tmux.keys("y")
+        tmux.keys("Enter")
         assert wait_file(status) == "0"
     finally:
         tmux.close()

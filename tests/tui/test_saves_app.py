@@ -96,7 +96,7 @@ async def test_start_screen_offers_to_resume_and_resuming_restores_the_fight() -
         before = ctl.enc.snapshot()
         records = list(ctl.enc.records)
         path = ctl.save_path
-        await press(pilot, "q", "y")  # quit mid-fight
+        await press(pilot, "q", "enter")  # quit mid-fight
     assert path is not None and read_save(path).finished is None
 
     again = SkirmishApp(BASE, None)

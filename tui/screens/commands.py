@@ -92,9 +92,10 @@ class FightCommands:
         self.controller.step()
 
     def action_help(self) -> None:
+        from tui.screens.encounter import FIGHT_BINDINGS
         from tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(FIGHT_BINDINGS, "Keys in a fight"))
 
     def action_quit_fight(self) -> None:
         def done(ok: bool | None) -> None:

@@ -22,16 +22,20 @@ from textual.widgets.option_list import Option
 
 from engine.dice import DiceRequest
 from tui.view import CreatureView
+from tui.words import plural
 
 Square = tuple[int, int]
 
 
 class Confirm(ModalScreen[bool]):
-    """A yes/no question (confirm an attack, take an opportunity attack, quit the fight)."""
+    """A yes/no question (confirm an attack, take an opportunity attack, quit the fight).
+
+    Enter and Escape only: `y` and `n` move the map's cursor diagonally, and a key pressed
+    just before a dialog opens must not answer it (issue 12 item 16)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,y", "answer(True)", "Yes"),
-        Binding("escape,n", "answer(False)", "No"),
+        Binding("enter", "answer(True)", "Yes"),
+        Binding("escape", "answer(False)", "No"),
     ]
 
     def __init__(self, title: str, body: Text | str, yes: str = "Yes", no: str = "No") -> None:
@@ -46,7 +50,7 @@ class Confirm(ModalScreen[bool]):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(self.body, classes="dialog-body")
             yield Label(
-                f"[Enter/y] {self.yes}   [Esc/n] {self.no}", classes="dialog-keys", markup=False
+                f"[Enter] {self.yes}   [Esc] {self.no}", classes="dialog-keys", markup=False
             )
 
     def action_answer(self, value: bool) -> None:
@@ -97,10 +101,22 @@ class PowerPicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class DiceEntry(ModalScreen[int | None]):
-    """Table mode: a person rolls a physical die and types the face (only 1..sides pass).
+def face_of(text: str, sides: int) -> int | None:
+    """The face typed, if `text` is exactly a whole number from 1 to `sides` (ASCII digits,
+    no sign, no point), else None."""
+    if not text or not all("0" <= ch <= "9" for ch in text):
+        return None
+    value = int(text)
+    return value if 1 <= value <= sides else None
 
-    Ctrl+R lets the app roll this one instead (dismisses None).
+
+class DiceEntry(ModalScreen[int | None]):
+    """Table mode: a person rolls a physical die and types the face.
+
+    Only a whole number from 1 to the die's sides passes: `-3`, `1.5` or `7x` are refused as
+    typed (nothing is dropped from what was typed, so `-3` never becomes 3), with the allowed
+    range, and the field is cleared for the next try with the focus kept, so no keystroke
+    after a refusal is lost. Ctrl+R lets the app roll this one instead (dismisses None).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "app_rolls", "Roll for me")]
@@ -116,7 +132,7 @@ class DiceEntry(ModalScreen[int | None]):
         with Vertical(classes="dialog-box"):
             yield Label("Roll a die", classes="dialog-title")
             yield Static(f"{purpose}: roll 1d{r.sides}", classes="dialog-body")
-            yield Input(placeholder=f"1-{r.sides}", restrict=r"[0-9]*", max_length=4, id="face")
+            yield Input(placeholder=f"1-{r.sides}", max_length=8, id="face")
             yield Label("", id="dice-error", classes="dialog-error")
             yield Label(
                 "[Enter] accept  [Ctrl+R] let the app roll", classes="dialog-keys", markup=False
@@ -129,13 +145,16 @@ class DiceEntry(ModalScreen[int | None]):
     def _submit(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         sides = self.request.sides
-        if text.isdigit() and 1 <= int(text) <= sides:
-            self.dismiss(int(text))
+        face = face_of(text, sides)
+        if face is not None:
+            self.dismiss(face)
             return
         self.query_one("#dice-error", Label).update(
-            f"{text or 'nothing'} is not a face of a d{sides}: type 1 to {sides}"
+            f"{text or 'nothing'!r} is not a face of a d{sides}: type a whole number 1 to {sides}"
         )
-        self.query_one(Input).value = ""
+        field = self.query_one(Input)
+        field.value = ""
+        field.focus()
 
     def action_app_rolls(self) -> None:
         self.dismiss(None)
@@ -155,7 +174,8 @@ class ForcedMoveChoice(ModalScreen[int]):
         items = []
         for i, path in enumerate(self.paths):
             end = path[-1]
-            items.append(Option(f"{end[0]},{end[1]}  ({len(path) - 1} squares)", id=str(i)))
+            steps = plural(len(path) - 1, "square")
+            items.append(Option(f"{end[0]},{end[1]}  ({steps})", id=str(i)))
         with Vertical(classes="dialog-box"):
             yield Label(self.title_text, classes="dialog-title")
             yield OptionList(*items)

@@ -23,7 +23,17 @@ if TYPE_CHECKING:
 Square = tuple[int, int]
 RULES = {"full_attack": "full_attack", "withdraw": "withdraw"}
 """Each full-round screen action and the ruleset flag that allows it."""
-KEYS = {"f": "full_attack", "W": "withdraw"}
+
+
+def full_round_action(key: str) -> str | None:
+    """The full-round action bound to `key` in the fight's BINDINGS, if any."""
+    from tui.keys import declared
+    from tui.screens.encounter import FIGHT_BINDINGS
+
+    for b in declared(FIGHT_BINDINGS):
+        if b.action in RULES and key in b.key.split(","):
+            return b.action
+    return None
 
 
 def allowed(controller: Controller, action: str) -> bool:
@@ -61,7 +71,7 @@ class FullRoundCommands:
     def on_key(self, event: events.Key) -> None:
         """A full-round key in a ruleset without it: its binding is off (hidden from the
         footer), so say why here."""
-        action = KEYS.get(event.character or "")
+        action = full_round_action(event.key)
         if action is not None and self._not_here(action):
             event.stop()
 

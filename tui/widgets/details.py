@@ -26,7 +26,9 @@ def creature_text(c: CreatureView) -> Text:
     out = Text()
     side = "hero" if c.pc else c.role
     out.append(f"{c.label.strip()} {c.name}", style="bold")
-    out.append(f"  {side} L{c.level}\n")
+    out.append(f"  {side} L{c.level}  id {c.id}\n")
+    if c.hidden:
+        out.append("HIDDEN from your side: it can't be seen now\n", style="bold")
     state = "" if c.state == "healthy" else f" {c.state.upper()}"
     out.append(f"HP {c.hp}/{c.max_hp}", style="bold")
     out.append(state)
@@ -64,7 +66,19 @@ class DetailsPanel(VerticalScroll, can_focus=False):
     """A scrollable panel holding one block of text."""
 
     def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(id="details-where")
         yield Static(id="details-body")
+
+    _where = ""
+
+    def where(self, text: str) -> None:
+        """The square under the cursor and its terrain, on a line of its own: a cursor move
+        over the floor repaints that line only (a changed border title repaints the panel)."""
+        if text != self._where:
+            self._where = text
+            self.query_one("#details-where", Static).update(
+                Text(text, style="italic"), layout=False
+            )
 
     _last: tuple[str, str] | None = None
     _lines = 0
@@ -72,10 +86,17 @@ class DetailsPanel(VerticalScroll, can_focus=False):
     def show(self, text: Text | str, title: str = "Details") -> None:
         plain = text.plain if isinstance(text, Text) else text
         key = (plain, str(text.spans) if isinstance(text, Text) else "")
-        self.border_title = title
+        if title != self.border_title:  # setting it repaints the panel, even unchanged
+            self.border_title = title
         if key == self._last:
             return  # an unchanged panel costs nothing: no repaint, no layout
         self._last = key
         lines = plain.count("\n")
-        self.query_one("#details-body", Static).update(text, layout=lines != self._lines)
-        self._lines = lines
+        if lines < self._lines:
+            # Pad to the tallest text shown so far: a shorter text must not shrink the body,
+            # which would lay out the whole screen and flip the scrollbar (two more frames).
+            padded = Text(plain) if isinstance(text, str) else text.copy()
+            padded.append("\n" * (self._lines - lines))
+            text = padded
+        self.query_one("#details-body", Static).update(text, layout=lines > self._lines)
+        self._lines = max(lines, self._lines)

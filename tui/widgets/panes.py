@@ -43,6 +43,14 @@ STATE_WORD = {
 }
 
 
+def shown_hp(c: CreatureView) -> int:
+    """Hit points as the rules count them: a monster dies at 0 (X-HP-1), so it never shows
+    less; a character is dead at minus its bloodied value (S-10), the least that means
+    anything."""
+    floor = -(c.max_hp // 2) if c.pc else 0
+    return max(c.hp, floor)
+
+
 def hp_bar(c: CreatureView, width: int = BAR) -> Text:
     frac = max(0.0, min(1.0, c.hp / c.max_hp)) if c.max_hp else 0.0
     full = round(frac * width)
@@ -53,31 +61,40 @@ def hp_bar(c: CreatureView, width: int = BAR) -> Text:
 
 
 def initiative_line(c: CreatureView, current: bool, width: int) -> Text:
-    """One creature: marker, token, name, hp number and bar, state and conditions."""
+    """One creature: marker, token, hp number and bar in fixed columns, then the name and
+    its state and condition codes (the name gives way to them), so columns line up whatever
+    conditions a creature has."""
     mark = ">" if current else " "
-    side_style = "bold bright_cyan" if c.pc else "bold bright_red"
+    side_style = "bold bright_cyan" if c.friendly else "bold bright_red"
     line = Text(mark, style="bold reverse" if current else "")
     line.append(" ")
     line.append(c.label, style=side_style)
-    ai = "*" if (c.pc and c.control == "ai") or (not c.pc and c.control == "player") else " "
-    line.append(ai)
-    hp = f"{c.hp:>3}/{c.max_hp:<3}"
-    tail = Text(" ")
-    tail.append(hp)
-    if c.temp_hp:
-        tail.append(f"+{c.temp_hp}", style="bright_cyan")
-    tail.append(" ")
-    tail.append_text(hp_bar(c))
+    line.append(
+        "*" if (c.pc and c.control == "ai") or (not c.pc and c.control == "player") else " "
+    )
+    line.append(f"{shown_hp(c):>3}/{c.max_hp:<3}")
+    line.append_text(hp_bar(c))
+    line.append(" ")
     state = STATE_WORD.get(c.state, c.state.upper())
-    extra = " ".join(x for x in (state, "DELAY" if c.delayed else "", c.codes) if x)
+    hidden = "UNSEEN" if c.hidden else ""
+    extra = " ".join(x for x in (state, hidden, "DELAY" if c.delayed else "", c.codes) if x)
+    room = width - len(line)
     if extra:
-        tail.append(" " + extra, style="bold" if state else "")
-    name_width = max(4, width - len(line) - len(tail))
+        room -= len(extra) + 1
+    name_width = max(6, room)
     name = c.name if len(c.name) <= name_width else c.name[: name_width - 1] + "…"
-    line.append(name.ljust(name_width), style="dim" if not c.alive else "")
-    line.append_text(tail)
+    line.append(name, style="dim" if not c.alive else "")
+    if extra:
+        line.append(" " + extra, style="bold" if state else "")
     line.truncate(width)
     return line
+
+
+def listed(view: View) -> list[str]:
+    """The creatures the initiative pane lists, in order: the dead drop out, except player
+    characters (whose death the table wants to see)."""
+    order = list(view.order or tuple(view.creatures))
+    return [cid for cid in order if view.creatures[cid].alive or view.creatures[cid].pc]
 
 
 class InitiativePane(Static):
@@ -88,7 +105,7 @@ class InitiativePane(Static):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         view = self._view
-        return len(view.order or view.creatures) if view is not None else 1
+        return max(1, len(listed(view))) if view is not None else 1
 
     def show(self, view: View) -> None:
         self._view = view
@@ -102,7 +119,7 @@ class InitiativePane(Static):
         if view is None:
             return
         width = max(20, self.content_size.width or 36)
-        order = list(view.order or tuple(view.creatures))
+        order = listed(view)
         rows = self.content_size.height or len(order)
         start = 0
         if len(order) > rows and view.current in order:
@@ -126,6 +143,8 @@ class InitiativePane(Static):
 class LogPane(RichLog):
     """Scrollback of log lines, coloured by kind; the lines themselves say everything."""
 
+    ALLOW_MAXIMIZE = True  # L enlarges it to the whole screen
+
     def add(self, lines: Iterable[Line]) -> None:
         for ln in lines:
             self.write(Text(ln.text, style=KIND_STYLE.get(ln.kind, Style())))
@@ -139,8 +158,9 @@ class LogPane(RichLog):
 
 
 class StatusLine(Static):
-    """Whose turn it is, what actions remain, how much of the fight is saved, and what the
-    current mode expects.
+    """Whose turn it is, what actions remain, how much of the fight is saved (first line),
+    and what the current mode expects, odds included (its own second line, so that at 80
+    columns nothing a player needs is cut off).
 
     `saved N` counts the fight's records (the start, then one per action) that are on disk:
     the app shows a result only after its record is saved, so everything on screen is in the
@@ -169,12 +189,13 @@ class StatusLine(Static):
             out.append("  NOT SAVED", style="bold reverse")
         elif saved >= 0:
             out.append(f"  saved {saved}", style="green")
+        out.append("\n")
         if hint:
-            out.append("  " + hint, style="italic")
+            out.append(hint, style="italic")
         self.show_text(out)
 
     def show_text(self, text: Text) -> None:
-        text.no_wrap, text.overflow = True, "ellipsis"
+        text.no_wrap, text.overflow = False, "fold"
         if text.plain != self._plain:
             self._plain = text.plain
             self.update(text, layout=False)
