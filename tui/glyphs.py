@@ -22,7 +22,7 @@ MARKS: dict[Mark, tuple[str, str, str]] = {
     "threat": ("¤", "threat", "an enemy threatens this square (t toggles)"),
     "area": ("*", "area", "inside the burst or blast"),
     "target": ("+", "target", "a legal target (Tab cycles)"),
-    "origin": ("o", "origin", "a legal origin square for the area"),
+    "origin": ("°", "origin", "a legal origin square for the area"),
 }
 
 TOKEN_MARKS: tuple[tuple[str, str], ...] = (

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.dice import DiceRequest
@@ -52,6 +52,7 @@ class Confirm(ModalScreen[bool]):
             yield Label(
                 f"[Enter] {self.yes}   [Esc] {self.no}", classes="dialog-keys", markup=False
             )
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
@@ -86,6 +87,7 @@ class PowerPicker(ModalScreen[str | None]):
             yield Label(
                 "[Up/Down] choose  [Enter] use  [Esc] cancel", classes="dialog-keys", markup=False
             )
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def on_mount(self) -> None:
         ol = self.query_one(OptionList)
@@ -137,6 +139,7 @@ class DiceEntry(ModalScreen[int | None]):
             yield Label(
                 "[Enter] accept  [Ctrl+R] let the app roll", classes="dialog-keys", markup=False
             )
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -180,6 +183,7 @@ class ForcedMoveChoice(ModalScreen[int]):
             yield Label(self.title_text, classes="dialog-title")
             yield OptionList(*items)
             yield Label("[Enter] choose  [Esc] the first", classes="dialog-keys", markup=False)
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -218,6 +222,7 @@ class AskText(ModalScreen[str | None]):
             yield Input(self.value, restrict=self.restrict, id="text", classes="wide")
             yield Label("", id="text-error", classes="dialog-error")
             yield Label("[Enter] accept  [Esc] cancel", classes="dialog-keys", markup=False)
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

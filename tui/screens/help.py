@@ -83,9 +83,9 @@ class HelpScreen(Screen[None]):
         rows = help_rows(self.app, self.keys)
         rows.append(KeyHelp(key_text(self.app, palette), "Commands", PALETTE_HELP, "palette"))
         with VerticalScroll(id="help"):
-            yield Static(_keys(rows, self.title_text))
             if any(r.action == "end_turn" for r in rows):
                 yield Static(Text(ACTIONS_LEFT))
+            yield Static(_keys(rows, self.title_text))
             yield Static(_conditions())
             yield Static(_legend())
         yield Footer(compact=True)
