@@ -6,6 +6,7 @@ exported, as a person at the keyboard would."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def test_play_a_turn_and_quit(tmp_path: Path, env: dict[str, str]) -> None:
     try:
         tmux.start(cmd, {**env, "SKIRMISH_DATA_DIR": str(tmp_path / "data")})
         first = tmux.wait_for("Initiative")
-        assert "Test Yard" in first and "K  Kara" in first
+        assert "Test Yard" in first and re.search(r"K +26/26 \S+ Kara", first)
         screen = play_one_turn(tmux)
         assert "Goblin" in screen and "round" in screen
         lines = screen.splitlines()
