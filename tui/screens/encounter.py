@@ -64,7 +64,7 @@ DIRS = {
     "n,3": (1, 1),
 }
 """Cursor keys. PgUp and PgDn scroll the log (not diagonals), so each key means one thing."""
-CURSOR_KEYS = "arrows, h j k l, y u b n, keypad"
+CURSOR_KEYS = "arrows hjkl yubn"
 MODE_ACTIONS = {"confirm", "cancel"}
 BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo", "redo", "full_attack", "withdraw"}
 
@@ -81,7 +81,7 @@ FIGHT_BINDINGS: list[BindingType] = [
             "Cursor",
             show=False,
             key_display=CURSOR_KEYS,
-            tooltip="move the cursor (y u b n and keypad 7 9 1 3: diagonals)",
+            tooltip="move the cursor (the keypad too); y u b n, 7 9 1 3: diagonals",
         )
         for keys, (dx, dy) in DIRS.items()
     ),
