@@ -19,6 +19,7 @@ from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
 from engine.events import Initiative
 from tests.soak.fights import play
+from tui import modes
 from tui.app import SkirmishApp
 from tui.glyphs import MARKS, TERRAIN_LEGEND
 from tui.screens import encounter as encounter_module
@@ -231,6 +232,9 @@ async def test_item15_a_player_does_not_see_the_invisible_the_gm_sees_it_marked(
         assert f.view.at(shade.pos) is None  # the cursor can't find it either
         x, y = shade.pos
         assert _rows(app)[3 + y][1 + 2 * x : 3 + 2 * x] == ". "  # the floor, not the shade
+        assert "shade" in f.controller.enc.targets("fira")  # the engine would allow it...
+        await press(pilot, "a")
+        assert isinstance(f.mode, modes.Targeting) and "shade" not in f.mode.targets  # ...not Tab
     gm = make_app(source=source, manual_dice=("monsters",))
     async with gm.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

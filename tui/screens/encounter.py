@@ -332,6 +332,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         self._refresh_mode()
 
     def _set_mode(self, got: modes.Mode | str | None) -> None:
+        if isinstance(got, modes.Targeting) and self.view.fog:
+            got = self._visible_targets(got)
         if got is None:
             self.hint = "Wait: it is not your turn"
         elif isinstance(got, str):
@@ -344,6 +346,15 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             elif isinstance(got, modes.Placing) and got.origins and grid.cursor not in got.origins:
                 grid.cursor = got.origins[0]
         self._refresh_mode()
+
+    def _visible_targets(self, aim: modes.Targeting) -> modes.Targeting | str:
+        """A player's view: only targets their side can see (Tab would lead the cursor to a
+        hidden one)."""
+        seen = [t for t in aim.targets if self.view.shown(self.view.creatures[t])]
+        if not seen:
+            return f"no target for {aim.power.name} that your side can see"
+        aim.targets, aim.index = seen, 0
+        return aim
 
     def _cursor_to(self, cid: str) -> None:
         c = self.view.creatures.get(cid)
