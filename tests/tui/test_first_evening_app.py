@@ -17,7 +17,7 @@ from tui_helpers import BASE, DUEL, fight, make_app, press, screen_text, settle,
 
 from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
-from engine.events import Initiative
+from engine.events import Initiative, Moved
 from tests.soak.fights import play
 from tui import modes
 from tui.app import SkirmishApp
@@ -75,6 +75,10 @@ def duel_variant(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> str:
 
 def _rows(app: SkirmishApp) -> list[str]:
     return screen_text(app).splitlines()
+
+
+def _log_text(f: EncounterScreen) -> str:
+    return "\n".join(strip.text for strip in f.query_one("#log", LogPane).lines)
 
 
 def _grid_rows(app: SkirmishApp) -> str:
@@ -235,6 +239,14 @@ async def test_item15_a_player_does_not_see_the_invisible_the_gm_sees_it_marked(
         assert "shade" in f.controller.enc.targets("fira")  # the engine would allow it...
         await press(pilot, "a")
         assert isinstance(f.mode, modes.Targeting) and "shade" not in f.mode.targets  # ...not Tab
+        await press(pilot, "escape", "e")
+        moved = [
+            e.event
+            for e in f.controller.enc.log
+            if isinstance(e.event, Moved) and e.event.id == "shade"
+        ]
+        assert moved  # the shade walked...
+        assert "Shade walks" not in _log_text(f)  # ...and the log doesn't say where
     gm = make_app(source=source, manual_dice=("monsters",))
     async with gm.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -244,6 +256,10 @@ async def test_item15_a_player_does_not_see_the_invisible_the_gm_sees_it_marked(
         assert not f.view.fog and f.view.creatures["shade"].hidden
         x, y = f.view.creatures["shade"].pos
         assert _rows(gm)[3 + y][1 + 2 * x : 3 + 2 * x] == "s?"  # where it is, marked hidden
+        await press(pilot, "e")
+        while isinstance(gm.screen, DiceEntry | Confirm):
+            await press(pilot, "ctrl+r" if isinstance(gm.screen, DiceEntry) else "enter")
+        assert "Shade walks" in _log_text(f)  # the GM is told everything
 
 
 # --- item 16 --------------------------------------------------------------------------------

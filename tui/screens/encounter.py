@@ -29,6 +29,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.encounter import Encounter
+from engine.events import Decision, Logged, Moved
 from tui import modes
 from tui.controller import (
     Ask,
@@ -137,6 +138,22 @@ FIGHT_BINDINGS: list[BindingType] = [
 lists them all, the command palette offers those that need no cursor (`tui.keys`)."""
 
 
+def unseen_dropped(events: tuple[Logged, ...], view: View) -> tuple[Logged, ...]:
+    """A player's view: the moves and AI reasons of creatures their side can't see are not
+    told (the log would say where the invisible went)."""
+    if not view.fog:
+        return events
+    return tuple(
+        e
+        for e in events
+        if not (
+            isinstance(e.event, Moved | Decision)
+            and (c := view.creatures.get(e.event.id)) is not None
+            and c.hidden
+        )
+    )
+
+
 class EngineNews(Message):
     """Something the controller's worker reports (posted from the worker thread)."""
 
@@ -207,7 +224,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             if news.reset:
                 log.clear()
                 self.formatter = LogFormatter(self.controller.names, explain=self.formatter.explain)
-            log.add(self.formatter.lines(news.events))
+            log.add(self.formatter.lines(unseen_dropped(news.events, news.view)))
             if news.reset and self.controller.resumed_from is not None and not self._resumed:
                 self._resumed = True
                 log.note(
