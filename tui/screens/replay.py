@@ -115,7 +115,7 @@ class ReplayScreen(Screen[None]):
         label = "surprise round" if view.surprise and view.round == 0 else f"R{stop.round}"
         status.append(f" {label} ", style="bold")
         if view.over and k == len(tl.stops) - 1:
-            status.append(f"END: {view.winner or 'nobody'} wins. ", style="bold")
+            status.append(f"END: {view.winner or 'nobody'} won. ", style="bold")
         status.append(stop.label)
         self.query_one("#status", StatusLine).show_text(status)
 
