@@ -165,6 +165,7 @@ async def test_item12_initiative_columns_align_and_the_dead_drop_out() -> None:
             put_effect(ctl.enc, "gob-1", conditions=("dazed", "prone"))
             put_effect(ctl.enc, "brak", conditions=("slowed",))
             b["gob-2"].hp, b["gob-2"].state = -7, "dead"
+            b["kara"].temp_hp = 5
         f._show_view(ctl.snapshot())
         f._refresh_mode()
         await pilot.pause()
@@ -172,6 +173,7 @@ async def test_item12_initiative_columns_align_and_the_dead_drop_out() -> None:
         assert len(rows) == 3  # Kara, Brak, Goblin 1; the dead goblin dropped out
         assert len({r.index("/") for r in rows}) == 1 and len({r.index("█") for r in rows}) <= 1
         assert "-7" not in screen_text(app) and "Goblin 2" not in "".join(rows)
+        assert "+5tmp" in next(r for r in rows if "Kara" in r)  # temporary hit points shown
 
 
 # --- item 13 --------------------------------------------------------------------------------

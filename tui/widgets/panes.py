@@ -44,11 +44,10 @@ STATE_WORD = {
 
 
 def shown_hp(c: CreatureView) -> int:
-    """Hit points as the rules count them: a monster dies at 0 (X-HP-1), so it never shows
-    less; a character is dead at minus its bloodied value (S-10), the least that means
-    anything."""
-    floor = -(c.max_hp // 2) if c.pc else 0
-    return max(c.hp, floor)
+    """Hit points as the rules count them: dead at minus the bloodied value (S-10), so never
+    below it (a minion killed by 8 damage is not at -7/1); an ffd20 monster dies at 0 (X-HP-1)
+    and then drops out of the list."""
+    return max(c.hp, -(c.max_hp // 2))
 
 
 def hp_bar(c: CreatureView, width: int = BAR) -> Text:
@@ -76,8 +75,9 @@ def initiative_line(c: CreatureView, current: bool, width: int) -> Text:
     line.append_text(hp_bar(c))
     line.append(" ")
     state = STATE_WORD.get(c.state, c.state.upper())
+    temp = f"+{c.temp_hp}tmp" if c.temp_hp else ""
     hidden = "UNSEEN" if c.hidden else ""
-    extra = " ".join(x for x in (state, hidden, "DELAY" if c.delayed else "", c.codes) if x)
+    extra = " ".join(x for x in (temp, state, hidden, "DELAY" if c.delayed else "", c.codes) if x)
     room = width - len(line)
     if extra:
         room -= len(extra) + 1
