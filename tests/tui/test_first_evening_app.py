@@ -22,9 +22,8 @@ from tests.soak.fights import play
 from tui import modes
 from tui.app import SkirmishApp
 from tui.glyphs import MARKS, TERRAIN_LEGEND
-from tui.screens import encounter as encounter_module
 from tui.screens.dialogs import Confirm, DiceEntry, ForcedMoveChoice
-from tui.screens.encounter import FIGHT_BINDINGS, EncounterScreen
+from tui.screens.encounter import EncounterScreen
 from tui.screens.help import HelpScreen
 from tui.screens.start import MAX_RESUMES, StartScreen
 from tui.widgets.grid import GridPane
@@ -379,6 +378,9 @@ async def test_item19_a_cursor_key_repaints_two_squares_and_lays_nothing_out(
 async def test_keys_help_and_palette_come_from_the_bindings(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from tui.screens import encounter as encounter_module
+    from tui.screens.encounter import FIGHT_BINDINGS
+
     extra = Binding("F", "verbose", "Brand new", show=False, tooltip="a key added in one place")
     monkeypatch.setattr(EncounterScreen, "BINDINGS", [*FIGHT_BINDINGS, extra])
     monkeypatch.setattr(encounter_module, "FIGHT_BINDINGS", [*FIGHT_BINDINGS, extra])
