@@ -248,6 +248,8 @@ async def test_item15_a_player_does_not_see_the_invisible_the_gm_sees_it_marked(
         ]
         assert moved  # the shade walked...
         assert "Shade walks" not in _log_text(f)  # ...and the log doesn't say where
+        await press(pilot, "G")  # GM step mode: the GM's view, everything shown
+        assert not f.view.fog and f.view.at(f.view.creatures["shade"].pos) is not None
     gm = make_app(source=source, manual_dice=("monsters",))
     async with gm.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -86,6 +86,9 @@ class FightCommands:
         self.hint = (
             "GM step mode: Space plays each AI action" if ctl.step_mode else "GM step mode off"
         )
+        if not ctl.busy:  # the GM's view shows what the players' side can't see, marked
+            self.view = ctl.snapshot()
+            self._initiative().show(self.view)
         self._refresh_mode()
 
     def action_step(self) -> None:
