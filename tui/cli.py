@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui import cli_saves
+from tui import cli_import, cli_saves
 from tui.words import plural
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ EXAMPLES = """examples:
                                             the fight's log as text (or jsonl)
   skirmish sim default --runs 300 --json    balance: 300 AI-vs-AI fights
   skirmish check maps/my-encounter.yaml     validate content
+  skirmish import hero.dnd4e ogre.html -o maps/mine
+                                            your characters and monsters as content
   skirmish list                             bundled encounters
   skirmish list --creatures default         its creatures: the ids --control takes, sides
 """
@@ -196,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="list this encounter's creatures instead: id, name, side, who plays it",
     )
+    cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
     return p
 
@@ -221,6 +224,8 @@ def _main(args: argparse.Namespace) -> int:
             return cmd_check(args.files)
         if args.command == "list":
             return cmd_list(args.creatures)
+        if args.command == "import":
+            return cli_import.cmd_import(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export
             return cli_saves.run(args)
         from tui.launch import launch
