@@ -26,6 +26,7 @@ from tui.screens.dialogs import Confirm, DiceEntry, ForcedMoveChoice
 from tui.screens.encounter import EncounterScreen
 from tui.screens.help import HelpScreen
 from tui.screens.start import MAX_RESUMES, StartScreen
+from tui.widgets.details import DetailsPanel
 from tui.widgets.grid import GridPane
 from tui.widgets.panes import LogPane
 
@@ -237,9 +238,22 @@ async def test_item15_a_player_does_not_see_the_invisible_the_gm_sees_it_marked(
         assert f.view.at(shade.pos) is None  # the cursor can't find it either
         x, y = shade.pos
         assert _rows(app)[3 + y][1 + 2 * x : 3 + 2 * x] == ". "  # the floor, not the shade
+        shade_row = next(r[42:] for r in _rows(app) if "Shade" in r[42:])
+        assert "?/?" in shade_row and "UNSEEN" in shade_row  # its hit points aren't told
         assert "shade" in f.controller.enc.targets("fira")  # the engine would allow it...
         await press(pilot, "a")
         assert isinstance(f.mode, modes.Targeting) and "shade" not in f.mode.targets  # ...not Tab
+        await press(pilot, "escape", "p", "down", "enter")  # Flame Burst on the shade's square
+        here = f.view.creatures["shade"]
+        assert isinstance(f.mode, modes.Placing) and here.pos in f.mode.origins
+        while f.query_one(GridPane).cursor != here.pos:
+            cx, cy = f.query_one(GridPane).cursor
+            tx, ty = here.pos
+            await press(pilot, "l" if cx < tx else "h" if cx > tx else "j" if cy < ty else "k")
+        assert "shade" in f.controller.enc.area("flame-burst", here.pos)[1]  # it is hit...
+        shown = f.query_one(DetailsPanel)._last
+        assert shown is not None and "Flame Burst" in shown[0]
+        assert "Shade" not in f.hint and "Shade" not in shown[0]  # ...but not named
         await press(pilot, "escape", "e")
         moved = [
             e.event

@@ -305,7 +305,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         mode = self.mode
         preview = None
         if not isinstance(mode, modes.Browse):
-            got = self._engine(lambda enc: modes.mode_overlay(enc, mode, cursor, self.hint))
+            unseen = self._unseen()
+            got = self._engine(lambda enc: modes.mode_overlay(enc, mode, cursor, self.hint, unseen))
             if got is not None:
                 overlay, self.hint, preview = got
         elif self.show_threats and self._can_act():
@@ -363,6 +364,11 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             elif isinstance(got, modes.Placing) and got.origins and grid.cursor not in got.origins:
                 grid.cursor = got.origins[0]
         self._refresh_mode()
+
+    def _unseen(self) -> frozenset[str]:
+        """In a player's view, the creatures their side can't see (never named to them)."""
+        v = self.view
+        return frozenset(c.id for c in v.creatures.values() if v.fog and c.hidden)
 
     def _visible_targets(self, aim: modes.Targeting) -> modes.Targeting | str:
         """A player's view: only targets their side can see (Tab would lead the cursor to a
@@ -458,7 +464,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
                 self._flash = "Can't: move the cursor onto a marked origin square (o)"
                 return self._refresh_mode()
             _, who, origin = got
-            body = self._engine(lambda enc: modes.preview_text(enc, p.power, who, origin))
+            seen = [t for t in who if t not in self._unseen()]
+            body = self._engine(lambda enc: modes.preview_text(enc, p.power, seen, origin))
             return self._confirm(f"Use {p.power.name}?", body, UsePower(p.power.id, origin=origin))
 
     def _confirm(self, title: str, body: Any, action: Action) -> None:

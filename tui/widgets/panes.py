@@ -59,7 +59,7 @@ def hp_bar(c: CreatureView, width: int = BAR) -> Text:
     return Text("█" * full, style=style) + Text("░" * (width - full), style="bright_black")
 
 
-def initiative_line(c: CreatureView, current: bool, width: int) -> Text:
+def initiative_line(c: CreatureView, current: bool, width: int, masked: bool = False) -> Text:
     """One creature: marker, token, hp number and bar in fixed columns, then the name and
     its state and condition codes (the name gives way to them), so columns line up whatever
     conditions a creature has."""
@@ -71,8 +71,11 @@ def initiative_line(c: CreatureView, current: bool, width: int) -> Text:
     line.append(
         "*" if (c.pc and c.control == "ai") or (not c.pc and c.control == "player") else " "
     )
-    line.append(f"{shown_hp(c):>3}/{c.max_hp:<3}")
-    line.append_text(hp_bar(c))
+    if masked:  # a player's view of a creature their side can't see: its hit points unknown
+        line.append("  ?/?  " + "?" * BAR)
+    else:
+        line.append(f"{shown_hp(c):>3}/{c.max_hp:<3}")
+        line.append_text(hp_bar(c))
     line.append(" ")
     state = STATE_WORD.get(c.state, c.state.upper())
     temp = f"+{c.temp_hp}tmp" if c.temp_hp else ""
@@ -130,7 +133,8 @@ class InitiativePane(Static):
         for i, cid in enumerate(shown):
             if i:
                 out.append("\n")
-            out.append_text(initiative_line(view.creatures[cid], cid == view.current, width))
+            c = view.creatures[cid]
+            out.append_text(initiative_line(c, cid == view.current, width, view.fog and c.hidden))
         self.update(out, layout=len(order) != self._rows)
         self._rows = len(order)
         label = "surprise round" if view.surprise else f"round {view.round}"
