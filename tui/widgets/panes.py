@@ -14,6 +14,7 @@ from textual.geometry import Size
 from textual.widgets import RichLog, Static
 
 from tui.logtext import Line
+from tui.safetext import NAME_CELLS, clean, fit, name
 from tui.view import CreatureView, View
 
 BAR = 4
@@ -84,9 +85,7 @@ def initiative_line(c: CreatureView, current: bool, width: int, masked: bool = F
     room = width - len(line)
     if extra:
         room -= len(extra) + 1
-    name_width = max(6, room)
-    name = c.name if len(c.name) <= name_width else c.name[: name_width - 1] + "…"
-    line.append(name, style="dim" if not c.alive else "")
+    line.append(fit(c.name, max(6, room)), style="dim" if not c.alive else "")
     if extra:
         line.append(" " + extra, style="bold" if state else "")
     line.truncate(width)
@@ -151,14 +150,14 @@ class LogPane(RichLog):
 
     def add(self, lines: Iterable[Line]) -> None:
         for ln in lines:
-            self.write(Text(ln.text, style=KIND_STYLE.get(ln.kind, Style())))
+            self.write(Text(clean(ln.text), style=KIND_STYLE.get(ln.kind, Style())))
 
     def note(self, text: str) -> None:
         """A line from the app itself (saved, resumed, exported), not from the fight."""
-        self.write(Text(text, style=Style(color="bright_cyan", italic=True)))
+        self.write(Text(clean(text), style=Style(color="bright_cyan", italic=True)))
 
     def error(self, text: str) -> None:
-        self.write(Text(text, style=KIND_STYLE["error"]))
+        self.write(Text(clean(text), style=KIND_STYLE["error"]))
 
 
 class StatusLine(Static):
@@ -178,7 +177,7 @@ class StatusLine(Static):
         if view is not None and view.active is not None:
             c = view.active
             out.append(f"R{view.round} ", style="bold")
-            out.append(f"{c.label.strip()} {c.name}", style="bold")
+            out.append(f"{c.label.strip()} {name(c.name, NAME_CELLS)}", style="bold")
             if c.control == "player":
                 s, m, n = view.actions
                 out.append(" [")
@@ -198,8 +197,23 @@ class StatusLine(Static):
             out.append(hint, style="italic")
         self.show_text(out)
 
+    _full: Text | None = None
+    _width = 0
+
     def show_text(self, text: Text) -> None:
-        text.no_wrap, text.overflow = False, "fold"
-        if text.plain != self._plain:
-            self._plain = text.plain
-            self.update(text, layout=False)
+        text.plain = clean(text.plain, newlines=True)  # character for character: styles stay
+        width = self.content_size.width or 80
+        if text.plain != self._plain or width != self._width:
+            self._plain, self._full, self._width = text.plain, text, width
+            # each of the two lines cut here, by cells: Textual would drop a whole long word
+            # (a name) at the edge
+            rows = text.split("\n")
+            for row in rows:
+                row.truncate(width, overflow="ellipsis")
+            shown = Text("\n").join(rows)
+            shown.no_wrap, shown.overflow = True, "ellipsis"
+            self.update(shown, layout=False)
+
+    def on_resize(self) -> None:
+        if self._full is not None:
+            self.show_text(self._full)
