@@ -171,12 +171,15 @@ class SkirmishApp(App[int]):
         from tui.screens.encounter import EncounterScreen
 
         if isinstance(screen, EncounterScreen):
+            from engine.rulesets import offered_in
             from tui.keys import palette_rows
-            from tui.screens.full_round import allowed
+            from tui.screens.full_round import RULES, allowed
 
             for title, help_text, action in palette_rows(screen.BINDINGS):
                 if not allowed(screen.controller, action):
                     continue  # a full-round action the fight's ruleset doesn't have
+                if action in RULES:  # which rulesets have it: "d20srd: ..."
+                    help_text = f"{offered_in(action)}: {help_text}"
                 yield SystemCommand(title, help_text, self._runner(screen, action))
 
     @staticmethod

@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,27 @@ def _dice_arg(text: str) -> list[int]:
     return faces
 
 
+class _Rulesets:
+    """`--ruleset`'s choices: the ruleset registry, read only when a choice is checked or
+    listed (a bare `skirmish` starts without loading the engine)."""
+
+    def _names(self) -> tuple[str, ...]:
+        from engine.rulesets import ruleset_names
+
+        return ruleset_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+RULESET_HELP = "the rules: %(choices)s (default: the encounter's own)"
+"""A metavar and a help text that lists the choices only when help is shown (argparse would
+list them in `add_argument` otherwise, loading the engine)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="skirmish",
@@ -116,9 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--seed", type=int, default=None, help="the dice seed, to replay a fight (default: random)"
     )
-    play.add_argument(
-        "--ruleset", choices=["ffd20", "4srd", "d20srd"], help="override the encounter's rules"
-    )
+    play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
         type=_control_arg,
@@ -165,9 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument(
-        "--ruleset", choices=["ffd20", "4srd", "d20srd"], help="override the encounter's rules"
-    )
+    sim.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
         type=_dice_arg,

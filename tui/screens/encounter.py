@@ -107,10 +107,14 @@ FIGHT_BINDINGS: list[BindingType] = [
     _b("g", "stand_up", "Get up", "get up from prone (move action)"),
     _b("A", "action_point", "Action point", "spend an action point: one extra action this turn"),
     _b("d", "delay", "Delay", "delay your turn until after another creature's"),
-    _b("f", "full_attack", "Full attack", "d20srd: every iterative attack on one target", True),
     _b(
-        "W", "withdraw", "Withdraw", "4srd/d20srd: double move, first square provokes nothing", True
+        "f",
+        "full_attack",
+        "Full attack",
+        "every iterative attack on one target (a full round)",
+        True,
     ),
+    _b("W", "withdraw", "Withdraw", "double move, first square provokes nothing", True),
     _b("e", "end_turn", "End turn", "end the current creature's turn", True),
     _b("z,ctrl+z", "undo", "Undo", "undo your last action (and the AI turns after it)", True),
     _b("Z,ctrl+y", "redo", "Redo", "redo what undo took back (the same dice)"),

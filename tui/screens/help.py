@@ -28,14 +28,20 @@ ACTIONS_LEFT = (
     "whose turn it is; a '-' is spent. A standard action can still be taken as a move or a "
     "minor, and a move as a minor (F-TRN-1)."
 )
+EXTRA = {"f": "full_attack", "W": "withdraw"}
+"""Keys of actions only some rulesets have: their help line says which."""
 
 
 def _keys(rows: list[KeyHelp], title: str) -> Table:
     t = Table(title=title, title_justify="left", show_header=False, box=None, expand=True)
     t.add_column(style="bold", no_wrap=True)
     t.add_column()
+    from engine.rulesets import offered_in  # the registry: which rulesets have the action
+    from tui.screens.full_round import RULES
+
     for row in rows:
-        t.add_row(Text(row.keys), Text(row.text))
+        what = f"{offered_in(row.action)}: {row.text}" if row.action in RULES else row.text
+        t.add_row(Text(row.keys), Text(what))
     return t
 
 
