@@ -152,8 +152,9 @@ def launch_once() -> tuple[float, float, App]:
 
 def bytes_per_key(app: App, keys: int) -> tuple[list[int], list[int]]:
     """(bytes, frames) the app writes for each of `keys` cursor keys (`l`/`h` alternately),
-    each counted until the app has been quiet for 0.3 s."""
-    app.drain(0.3)
+    each counted until the app has been quiet for 0.3 s. The app is first let go quiet for a
+    whole second, so that the last of the start-up frames is not counted as the first key's."""
+    app.drain(1.0)
     sizes: list[int] = []
     frames: list[int] = []
     for i in range(keys):
