@@ -128,6 +128,7 @@ async def test_item3_allies_are_drawn_as_your_side_and_played_by_the_ai(tmp_path
         assert ally.friendly and not foe.friendly
         assert ally.letter == "G" and foe.letter == "g"  # told apart without colour
         assert ally.control == "ai" and view.creatures["kara"].control == "player"
+        assert "id kara" in screen_text(app)  # item 8: the id --control takes, in the details
         grid = _grid_rows(app)
         assert "G" in grid and "g" in grid
         await press(pilot, "question_mark")
