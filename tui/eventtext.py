@@ -41,6 +41,7 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from tui.words import plural
 
 LineKind = Literal[
     "info",
@@ -346,8 +347,8 @@ def _note(w: Wording, ev: Note, round_: int) -> Text:
 
 @renders(EncounterEnd)
 def _end(w: Wording, ev: EncounterEnd, round_: int) -> Text:
-    who = f"{ev.winner} win" if ev.winner else "nobody wins"
-    return "end", f"The fight is over after {ev.rounds} round(s): {who} ({ev.reason})"
+    who = f"{ev.winner} won" if ev.winner else "nobody won"
+    return "end", f"The fight is over after {plural(ev.rounds, 'round')}: {who} ({ev.reason})"
 
 
 def effect_parts(names: Naming, ev: EffectStart) -> str:

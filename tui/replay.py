@@ -28,7 +28,7 @@ from engine.logfile import check_start, first_event, read_log_lines
 from engine.replay import Replay
 from engine.save import SaveError, read_save, replay_failure
 from engine.savecheck import loads
-from tui.glyphs import token_letters
+from tui.glyphs import friendly_sides, token_letters
 from tui.logtext import Names, names_of_encounter
 from tui.view import CreatureView, EffectView, View, take
 
@@ -106,13 +106,16 @@ def save_timeline(enc: Encounter, source: Path) -> Timeline:
     names = names_of_encounter(enc)
     stops: list[Stop] = []
     views: list[View] = []
-    for step in replay:
+    before = 0  # the round each record was taken in: an end of turn that starts round 4
+    for step in replay:  # was taken in round 3 (the start: the round it begins)
         b = step.enc.battle
-        stops.append(Stop(describe(step.record.action, step.actor, names), b.round, len(b.log)))
+        taken_in = b.round if step.record.action is None else before
+        stops.append(Stop(describe(step.record.action, step.actor, names), taken_in, len(b.log)))
         views.append(take(step.enc))
+        before = b.round
     log = list(replay.enc.log)
     return Timeline(
-        enc.loaded.spec.name, source, enc.loaded.bmap, names, log, stops, views.__getitem__
+        enc.loaded.source, source, enc.loaded.bmap, names, log, stops, views.__getitem__
     )
 
 
@@ -197,8 +200,15 @@ class LogFollower:
             c["id"]: _Creature(c, (int(c["pos"][0]), int(c["pos"][1])), int(c["hp"]))
             for c in start.combatants
         }
+        friends = friendly_sides(
+            [(str(c.get("side", "")), bool(c.get("pc"))) for c in start.combatants]
+        )
+        self.friends = friends
         self.letters = token_letters(
-            [(c["id"], c.get("name", c["id"]), bool(c.get("pc"))) for c in start.combatants]
+            [
+                (c["id"], c.get("name", c["id"]), str(c.get("side", "")) in friends)
+                for c in start.combatants
+            ]
         )
         self.effects: dict[str, E.EffectStart] = {}
         self.round = 0
@@ -272,6 +282,7 @@ class LogFollower:
                 role=str(info.get("role") or ("hero" if info.get("pc") else "monster")),
                 level=int(info.get("level", 1)),
                 death_failures=0,
+                friendly=str(info.get("side", "")) in self.friends,
             )
         end = self.end
         return View(
@@ -356,7 +367,8 @@ def log_timeline(path: Path) -> Timeline:
         for item in chunk:
             follower.feed(item)
         label = describe(None, None, names) if k == 0 else _log_label(chunk, names, fmt)
-        stops.append(Stop(label, follower.round, cuts[k + 1]))
+        taken_in = follower.round if k == 0 else chunk[0].round  # the round it happened in
+        stops.append(Stop(label, taken_in, cuts[k + 1]))
         views.append(follower.view())
-    title = str(start.map.get("name") or start.encounter)
+    title = str(start.encounter or start.map.get("name"))
     return Timeline(title, path, bmap, names, items, stops, views.__getitem__, exact=False)
