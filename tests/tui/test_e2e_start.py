@@ -16,6 +16,7 @@ from tests.support.fights import play
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,
     pytest.mark.timeout(180),
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (apt-get install tmux)"),
 ]
