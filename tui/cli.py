@@ -35,6 +35,8 @@ EXAMPLES = """examples:
   skirmish sim default --runs 300 --json    balance: 300 AI-vs-AI fights
   skirmish check maps/my-encounter.yaml     validate content
   skirmish list                             bundled encounters
+  skirmish host default --seat kael=alice   host a table (players join over SSH)
+  skirmish join --seat kael                 sit at the table (the seat app)
 """
 
 
@@ -140,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list the bundled encounters")
     cli_saves.add_parsers(sub)
+    from tui.table import cli as table_cli  # light: argparse only until a command runs
+
+    table_cli.add_parsers(sub)
     return p
 
 
@@ -153,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_check(args.files)
         if args.command == "list":
             return cmd_list()
+        if args.command in ("host", "join"):
+            from tui.table import cli as table_cli
+
+            return table_cli.run(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export
             return cli_saves.run(args)
         from tui.launch import launch

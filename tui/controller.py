@@ -182,6 +182,9 @@ class Controller:
         """The save this fight was resumed from (None: a new fight)."""
         self.save_problem: str | None = None
         """Why this fight is not being saved, if it isn't."""
+        self.save_dir: Path | None = None
+        """Where a new fight's autosave goes (None: the autosave folder); a table's host
+        keeps its save in its private directory."""
         self.control: dict[str, str] = {
             c.id: c.control for c in self.enc.battle.combatants.values()
         }
@@ -348,7 +351,11 @@ class Controller:
                 return
             try:
                 self.hist = autosave.begin(
-                    self.enc, deciders=self._decider, live=self._live, meta=self.options.meta()
+                    self.enc,
+                    deciders=self._decider,
+                    live=self._live,
+                    meta=self.options.meta(),
+                    directory=self.save_dir,
                 )
             except (SaveError, OSError) as exc:  # play on, unsaved, and say so
                 self.save_problem = str(exc)
