@@ -1,0 +1,163 @@
+"""A real `skirmish host` and hand-written seats: who may do what, what each seat sees,
+dropping and re-joining, and the small CI runs of the fuzz and SIGKILL soaks."""
+
+from __future__ import annotations
+
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from table_helpers import AMBUSH, HostProc, RawSeat, play_until_turn, wait_save
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "soak"))
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[HostProc]:
+    args = [AMBUSH, "--seed", "5", "--pace", "0", "--seat", "kara", "--seat", "brak"]
+    h = HostProc(tmp_path / "table", tmp_path / "data", args)
+    wait_save(h.root)
+    try:
+        yield h
+    finally:
+        h.kill()
+
+
+def joined(h: HostProc, seat: str) -> RawSeat:
+    s = RawSeat(h.socket)
+    got = s.hello(seat)
+    assert got["t"] == "welcome", got
+    return s
+
+
+def test_files_are_private_to_the_host(host: HostProc) -> None:
+    assert stat.S_IMODE(host.root.stat().st_mode) == 0o700
+    assert stat.S_IMODE(host.socket.stat().st_mode) == 0o600
+    assert stat.S_IMODE((host.root / "private").stat().st_mode) == 0o700
+    assert stat.S_IMODE(host.save().stat().st_mode) == 0o600
+    assert host.save().parent == host.root / "private"
+
+
+def test_host_prints_the_authorized_keys_lines(host: HostProc) -> None:
+    for seat in ("kara", "brak", "gm"):
+        assert f'join {host.root} --seat {seat}",restrict,pty <{seat}' in host.out
+
+
+def test_a_player_acts_on_their_turn_and_only_then(host: HostProc) -> None:
+    kara, brak = joined(host, "kara"), joined(host, "brak")
+    view = play_until_turn(kara, {"kara"})
+    assert view["current"] == "kara"
+    brak.drain()
+    before = host.save_digest()
+    for attempt in (
+        {"action": "end_turn"},
+        {"action": "power", "power": "cleave", "targets": ["gob-1"]},
+    ):
+        brak.send("act", action=attempt)
+        got = brak.until("refused")
+        assert got["code"] == "not-your-creature" and "kara" in got["reason"]
+    brak.send("aim", mode="basic")
+    assert brak.until("refused")["code"] == "not-your-creature"
+    for gm_only in ("undo", "redo", "step"):
+        brak.send(gm_only)
+        assert brak.until("refused")["code"] == "gm-only"
+    brak.send("control", creature="kara", to="ai")
+    assert brak.until("refused")["code"] == "gm-only"
+    brak.send("hello", seat="gm")
+    assert brak.until("refused")["code"] == "seat-taken"
+    assert host.save_digest() == before
+
+    kara.send("aim", mode="basic")
+    aimed = kara.until("aimed")
+    assert aimed["action"]["action"] == "power" and "to hit" in aimed["hint"]
+    kara.send("act", action=aimed["action"])
+    update = kara.until("update")
+    assert any("Kara" in line[3] for line in update["lines"])
+    assert host.save_digest() != before
+    assert update["saved"] >= 2
+
+
+def test_an_illegal_action_is_refused_by_the_engine(host: HostProc) -> None:
+    kara = joined(host, "kara")
+    play_until_turn(kara, {"kara"})
+    before = host.save_digest()
+    kara.send("act", action={"action": "move", "path": [[2, 5], [9, 9]], "mode": "walk"})
+    got = kara.until("refused")
+    assert got["code"] == "illegal"
+    assert host.save_digest() == before
+
+
+def test_players_do_not_see_the_invisible_shade_the_gm_does(host: HostProc) -> None:
+    kara, gm = joined(host, "kara"), joined(host, "gm")
+    kv = play_until_turn(kara, {"kara"})
+    gv = play_until_turn(gm, {"kara"})
+    assert "shade-1" in gv["creatures"] and "shade-1" in gv["order"]
+    assert "shade-1" not in kv["creatures"] and "shade-1" not in kv["order"]
+    assert {"gob-1", "gob-2", "kara", "brak"} <= set(kv["creatures"])
+    kara.send("view", seat="gm")
+    assert kara.until("refused")["code"] == "hidden"
+    kara.send("view")
+    again = kara.until("update")
+    assert "shade-1" not in again["view"]["creatures"]
+    assert not any("Shade" in line[3] for line in again["lines"])
+
+
+def test_gm_acts_for_anyone_undoes_and_hands_a_creature_to_the_ai(host: HostProc) -> None:
+    gm = joined(host, "gm")
+    play_until_turn(gm, {"kara"})
+    gm.send("act", action={"action": "end_turn"})  # the GM may act for any hero
+    play_until_turn(gm, {"brak"})
+    saved = host.save_digest()
+    gm.send("undo")
+    got = gm.until("update")
+    assert got["reset"] is True and got["view"]["current"] == "kara"
+    gm.until("idle")
+    assert host.save_digest() != saved  # the undo is in the save too
+    gm.send("control", creature="kara", to="ai")
+    view = play_until_turn(gm, {"brak"})
+    assert view["creatures"]["kara"]["control"] == "ai"
+    assert view["current"] == "brak"
+
+
+def test_a_dropped_seat_rejoins_where_the_fight_is(host: HostProc) -> None:
+    kara, gm = joined(host, "kara"), joined(host, "gm")
+    play_until_turn(kara, {"kara"})
+    kara.close()  # the player's ssh dies
+    gm.drain()
+    gm.send("act", action={"action": "end_turn"})  # the GM plays on for her
+    view = play_until_turn(gm, {"kara", "brak"})
+    back = joined(host, "kara")
+    got = back.until("update")
+    assert got["reset"] is True
+    assert got["view"]["round"] == view["round"]
+    assert got["view"]["current"] == view["current"]
+    assert any("initiative" in line[3] for line in got["lines"])
+    # a second join of the same seat takes it over; the first is told and let go
+    again = joined(host, "kara")
+    assert back.until("bye")["reason"]
+    again.send("ping")
+    assert again.until("pong")
+
+
+def test_fuzz_small_no_crash_no_change(tmp_path: Path) -> None:
+    from soak_table_fuzz import fuzz
+
+    got = fuzz(500, seed=3, work=tmp_path)
+    assert got["host_crashes"] == 0
+    assert got["internal_errors"] == 0
+    assert got["state_changes"] == 0
+    assert got["replies"].get("error:not-json", 0) > 0
+    assert got["replies"].get("refused:gm-only", 0) + got["replies"].get("refused:not-joined", 0)
+
+
+def test_sigkill_small_loses_no_confirmed_action(tmp_path: Path) -> None:
+    from soak_table_kill import soak
+
+    got = soak(2, seed=4, work=tmp_path)
+    assert got["kills"] == 2 and got["resumes"] == 2
+    assert got["confirmed"] >= 2
+    assert got["lost"] == 0
