@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
 
-from table_helpers import AMBUSH, HostProc, RawSeat, wait_save  # noqa: E402
+from table_helpers import AMBUSH, HostProc, RawSeat, wait_save
 
 NOBODY = "65534"
 TEMPLATES: list[dict[str, Any]] = [
@@ -71,7 +71,7 @@ def _mutate(rng: random.Random, msg: dict[str, Any]) -> dict[str, Any]:
     elif choice == 1 and keys:
         out[rng.choice(keys)] = rng.choice(JUNK)
     elif choice == 2:
-        out[rng.choice(["who", "uid", "seat", "as", "x"])] = rng.choice(JUNK + ["gm", "kara"])
+        out[rng.choice(["who", "uid", "seat", "as", "x"])] = rng.choice([*JUNK, "gm", "kara"])
     elif choice == 3 and isinstance(out.get("action"), dict):
         act = out["action"]
         act[rng.choice([*act, "who", "path"])] = rng.choice(JUNK)
@@ -115,8 +115,19 @@ def fuzz(count: int, seed: int, work: Path) -> dict[str, Any]:
     host = HostProc(
         work / "table",
         work / "data",
-        [AMBUSH, "--seed", "5", "--pace", "0", "--seat", f"kara={NOBODY}", "--seat", "brak"]
-        + ["--gm", NOBODY],
+        [
+            AMBUSH,
+            "--seed",
+            "5",
+            "--pace",
+            "0",
+            "--seat",
+            f"kara={NOBODY}",
+            "--seat",
+            "brak",
+            "--gm",
+            NOBODY,
+        ],
     )
     try:
         wait_save(host.root)

@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
 
-from table_helpers import DUEL, HostProc, RawSeat, skirmish_command  # noqa: E402
+from table_helpers import DUEL, HostProc, RawSeat, skirmish_command
 
 CHECK_LOG = Path(os.environ.get("SKIRMISH_SHARED", "/work/shared")) / "conformance/check_log.py"
 
