@@ -161,3 +161,25 @@ def test_sigkill_small_loses_no_confirmed_action(tmp_path: Path) -> None:
     assert got["kills"] == 2 and got["resumes"] == 2
     assert got["confirmed"] >= 2
     assert got["lost"] == 0
+
+
+def test_aiming_never_names_the_unseen_shade(host: HostProc) -> None:
+    kara, gm = joined(host, "kara"), joined(host, "gm")
+    play_until_turn(kara, {"kara"})
+    play_until_turn(gm, {"kara"})
+    counts = {}
+    for who, seat in (("kara", kara), ("gm", gm)):
+        seat.send("aim", mode="power", power="fira")
+        aimed = seat.until("aimed")
+        counts[who] = aimed["count"]
+        for i in range(aimed["count"]):
+            seat.send("aim", mode="power", power="fira", index=i)
+            hint = seat.until("aimed")["hint"]
+            if who == "kara":
+                assert "Shade" not in hint
+    assert counts["gm"] == counts["kara"] + 1  # the GM's list has the shade in it
+    kara.send("aim", mode="power", power="flame-burst", cursor=[8, 6])
+    got = kara.until("aimed")
+    assert "Shade" not in got["hint"] and "Shade" not in (got["preview"] or "")
+    gm.send("aim", mode="power", power="flame-burst", cursor=[8, 6])
+    assert "Shade" in gm.until("aimed")["hint"]  # the same burst, as the GM sees it

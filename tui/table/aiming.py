@@ -75,13 +75,41 @@ def _action(enc: Encounter, m: modes.Mode, cursor: Square) -> tuple[Action | Non
     return None, None
 
 
+def _only_seen(m: modes.Mode | str, seen: frozenset[str] | None) -> modes.Mode | str:
+    """A seat aims only at creatures it sees: the others are not even counted."""
+    if seen is None or not isinstance(m, modes.Targeting):
+        return m
+    m.targets = [t for t in m.targets if t in seen]
+    return m if m.targets else "no target you can see"
+
+
+def _placing(
+    enc: Encounter, m: modes.Placing, at: Square, seen: frozenset[str] | None
+) -> tuple[str, Any]:
+    """An area's hint and preview, naming only the creatures the seat sees."""
+    _, who, origin = modes.area_of(enc, m, at)
+    if m.origins and origin is None:
+        return f"{m.power.name}: move the cursor onto a marked origin (Tab)", None
+    if seen is not None:
+        who = [t for t in who if t in seen]
+    names = ", ".join(enc.battle[t].name for t in who) or "nobody you can see"
+    hint = f"{m.power.name} hits {names}. Enter to confirm"
+    return hint, modes.preview_text(enc, m.power, who, origin)
+
+
 def aim(
-    enc: Encounter, mode: str, power: str | None, index: int, cursor: Square | None
+    enc: Encounter,
+    mode: str,
+    power: str | None,
+    index: int,
+    cursor: Square | None,
+    seen: frozenset[str] | None = None,
 ) -> dict[str, Any]:
-    """The `aimed` message's fields (the caller holds the lock, on the seat's turn)."""
+    """The `aimed` message's fields (the caller holds the lock, on the seat's turn); `seen`:
+    the creatures the seat sees (None: all, the GM)."""
     if mode == "powers":
         return {"mode": mode, "reasons": modes.power_reasons(enc)}
-    m = _start(enc, mode, power)
+    m = _only_seen(_start(enc, mode, power), seen)
     if isinstance(m, str):
         return {"mode": mode, "problem": m}
     count = 0
@@ -93,6 +121,8 @@ def aim(
         m.index = index % count  # type: ignore[union-attr]
     at = _cursor(enc, m, cursor)
     overlay, hint, preview = modes.mode_overlay(enc, m, at, "")
+    if isinstance(m, modes.Placing):
+        hint, preview = _placing(enc, m, at, seen)
     action, confirm = _action(enc, m, at)
     return {
         "mode": mode,

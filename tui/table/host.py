@@ -328,6 +328,7 @@ class Host:
                 req.get("power"),
                 req.get("index", 0),
                 tuple(cursor) if cursor else None,
+                self.seen.get(seat.id),
             )
         conn.send(P.encode("aimed", id=req.id, **got))
 
@@ -488,8 +489,8 @@ class Host:
         seat = conn.seat
         assert seat is not None
         seen = self.seen.get(seat.id)
-        if reset or conn.formatter is None:
-            conn.formatter = LogFormatter(self.ctl.names)
+        if reset or conn.formatter is None:  # the AI's reasons are for the GM's eyes only
+            conn.formatter = LogFormatter(self.ctl.names, explain=seat.role == "gm")
         data = self.view_data
         if seen is not None:
             hidden = frozenset(data["creatures"]) - seen
