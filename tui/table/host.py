@@ -272,6 +272,7 @@ class Host:
                 map=self.map,
                 title=self.ctl.loaded.spec.name,
                 ruleset=self.ctl.enc.battle.ruleset.name,
+                step=self.ctl.step_mode,
             )
         )
         self._send_state(conn, reset=True, events=self.log)
@@ -289,8 +290,6 @@ class Host:
         cur = v.current
         if v.over:
             refuse = ("over", "the fight is over")
-        elif self.ctl.busy or self.pending is not None:
-            refuse = ("busy", "wait: the fight is moving")
         elif cur is None:
             refuse = ("not-your-turn", "nobody's turn")
         elif seat.role == "spectator":
@@ -301,6 +300,8 @@ class Host:
                 refuse = ("not-your-creature", f"it is {owner.id}'s turn, not yours")
             else:
                 refuse = ("not-your-turn", "it is not your turn")
+        elif self.ctl.busy or self.pending is not None:
+            refuse = ("busy", "wait: the fight is moving")
         elif self.ctl.control.get(cur) != "player":
             refuse = ("not-your-turn", "the AI plays this creature now")
         if refuse is not None:

@@ -103,7 +103,7 @@ class SeatScreen(Screen[None]):
         """The mode being aimed (`aim` fields) and the host's last answer to it."""
         self.overlay = Overlay()
         self.preview: Text | None = None
-        self.step_on = False
+        self.step_on = bool(welcome.get("step", False))
         self._asked: ModalScreen[Any] | None = None
 
     @property
