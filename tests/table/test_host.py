@@ -183,3 +183,82 @@ def test_aiming_never_names_the_unseen_shade(host: HostProc) -> None:
     assert "Shade" not in got["hint"] and "Shade" not in (got["preview"] or "")
     gm.send("aim", mode="power", power="flame-burst", cursor=[8, 6])
     assert "Shade" in gm.until("aimed")["hint"]  # the same burst, as the GM sees it
+
+
+def test_manual_dice_are_asked_of_the_creatures_seat_only(tmp_path: Path) -> None:
+    args = [AMBUSH, "--seed", "5", "--pace", "0", "--seat", "kara", "--seat", "brak"]
+    h = HostProc(tmp_path / "table", tmp_path / "data", [*args, "--manual-dice", "party"])
+    try:
+        wait_save(h.root)
+        kara, brak = joined(h, "kara"), joined(h, "brak")
+        first = kara.until("ask")  # initiative: the party's dice are rolled at the table
+        assert first["question"]["who"] == "kara" and first["question"]["sides"] == 20
+        kara.send("answer", value=20)
+        assert brak.until("ask")["question"]["who"] == "brak"
+        brak.send("answer", value=1)
+        play_until_turn(kara, {"kara"})
+        brak.drain()
+        kara.send("aim", mode="basic")
+        kara.send("act", action=kara.until("aimed")["action"])
+        ask = kara.until("ask")
+        assert ask["kind"] == "DiceRequest" and ask["question"]["who"] == "kara"
+        assert ask["question"]["sides"] == 20
+        assert not [m for m in brak.drain() if m["t"] == "ask"]  # not Brak's question
+        brak.send("answer", value=20)
+        assert brak.until("refused")["code"] == "not-your-creature"
+        kara.send("answer", value=21)
+        assert kara.until("refused")["code"] == "bad-answer"
+        kara.send("answer", value=20)
+        lines = [ln[3] for m in kara.drain(0.5) if m["t"] == "update" for ln in m["lines"]]
+        assert any("Kara CRITS" in ln or "Kara hits" in ln for ln in lines), lines
+    finally:
+        h.kill()
+
+
+def test_a_spectator_sees_its_side_and_acts_for_nobody(tmp_path: Path) -> None:
+    seats = tmp_path / "seats.yaml"
+    seats.write_text("seats:\n  kara: root\n  brak: root\n  watch: {user: root, side: party}\n")
+    h = HostProc(
+        tmp_path / "table", tmp_path / "data", [AMBUSH, "--pace", "0", "--table", str(seats)]
+    )
+    try:
+        wait_save(h.root)
+        watch = joined(h, "watch")
+        view = watch.until("update")["view"]
+        assert {"kara", "brak"} <= set(view["creatures"]) and "shade-1" not in view["creatures"]
+        watch.send("act", action={"action": "end_turn"})
+        assert watch.until("refused")["code"] == "not-your-creature"
+    finally:
+        h.kill()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("seats: []\n", "seats: expected a mapping"),
+        ("seats:\n  kara: nosuchuser\n", "no OS user 'nosuchuser'"),
+        ("seats:\n  kara: root\n  kara2: {user: root, creatures: [kara]}\n", "is in seats"),
+        ("seats:\n  kara: {user: root, colour: red}\n", "unknown field"),
+        ("seats:\n  zed: root\n", "no creature 'zed'"),
+        ("seats: {kara: root\n", "seats"),
+    ],
+)
+def test_a_bad_table_file_is_one_line_naming_where(tmp_path: Path, text: str, message: str) -> None:
+    import subprocess
+
+    from table_helpers import skirmish_command
+
+    seats = tmp_path / "seats.yaml"
+    seats.write_text(text)
+    got = subprocess.run(
+        [skirmish_command(), "host", AMBUSH, "--table", str(seats), "--dir", str(tmp_path / "t")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**__import__("os").environ, "SKIRMISH_DATA_DIR": str(tmp_path / "d")},
+    )
+    assert got.returncode == 1
+    assert "Traceback" not in got.stderr
+    assert len(got.stderr.strip().splitlines()) == 1, got.stderr
+    assert message in got.stderr
+    assert str(seats) in got.stderr

@@ -130,7 +130,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         )
         ctl = Controller(loaded, options)
         extra = {"encounter": source, "seed": seed}
-    check_creatures(seating, {c.id: c.side for c in ctl.enc.battle.combatants.values()})
+    origin = str(args.table) if args.table is not None else "--seat"
+    check_creatures(seating, {c.id: c.side for c in ctl.enc.battle.combatants.values()}, origin)
     tdir.prepare(seating.group)
     ctl.save_dir = tdir.private
     host = Host(ctl, seating, tdir, on_save=lambda p: tdir.write_state(p, seating, extra))

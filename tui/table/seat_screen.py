@@ -162,7 +162,10 @@ class SeatScreen(Screen[None]):
             c = self.view.creatures.get(msg["who"])
             self.hint = f"GM step: Space plays {c.name if c else msg['who']}'s next action"
         elif t == "idle":
-            self.hint = "Your turn (? keys in the footer)" if self._my_turn() else self._whose()
+            hint = "Your turn" if self._my_turn() else self._whose()
+            if hint == self.hint:
+                return  # nothing new to draw: a frame costs every seat CPU time
+            self.hint = hint
         elif t == "step_mode":
             self.step_on = bool(msg["on"])
             self.hint = (

@@ -158,7 +158,8 @@ def load_table_file(path: Path) -> tuple[Seating, dict[str, Any]]:
     if not isinstance(seats, dict) or not seats:
         raise TableError(f"{where('seats')}: expected a mapping of seat id to user")
     for sid, spec in seats.items():
-        seating.add(_seat_from_file(str(sid), spec, lambda *p, s=sid: where("seats", s, *p)))
+        here = where("seats", sid)
+        seating.add(_seat_from_file(str(sid), spec, lambda *p, s=sid: where("seats", s, *p)), here)
     if data.get("seed") is not None and not isinstance(data["seed"], int):
         raise TableError(f"{where('seed')}: expected a whole number")
     return seating, {k: data[k] for k in ("encounter", "seed") if data.get(k) is not None}
@@ -186,17 +187,19 @@ def _seat_from_file(sid: str, spec: Any, where: Any) -> Seat:
     return Seat(sid, "player", frozenset({uid}), tuple(creatures))
 
 
-def check_creatures(seating: Seating, known: dict[str, str]) -> None:
-    """Every seat's creatures exist in the fight and are on a side that exists."""
+def check_creatures(seating: Seating, known: dict[str, str], origin: str = "--seat") -> None:
+    """Every seat's creatures exist in the fight and are on a side that exists; `origin`
+    (the table file, or --seat) starts the error line."""
     sides = set(known.values())
     for s in seating.seats.values():
         for c in s.creatures:
             if c not in known:
                 raise TableError(
-                    f"seat {s.id}: no creature {c!r} in this fight ({', '.join(sorted(known))})"
+                    f"{origin}: seat {s.id}: no creature {c!r} in this fight "
+                    f"({', '.join(sorted(known))})"
                 )
         if s.side is not None and s.side not in sides:
-            raise TableError(f"seat {s.id}: no side {s.side!r} in this fight")
+            raise TableError(f"{origin}: seat {s.id}: no side {s.side!r} in this fight")
 
 
 # --- the table's directory ----------------------------------------------------------------
