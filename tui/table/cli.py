@@ -108,6 +108,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     from tui.table.seats import check_creatures
 
     tdir = TableDir(args.dir) if args.dir is not None else TableDir.default()
+    Host.clear_stale(tdir.socket)  # before anything opens the save: one writer only
     if args.resume:
         save, seating, state = tdir.read_state()
         base = GameOptions(pace=args.pace, step=args.step)

@@ -136,7 +136,7 @@ class Host:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         path = self.tdir.socket
-        self._clear_stale(path)
+        self.clear_stale(path)
         old = os.umask(0o177 if self.seating.group is None else 0o117)
         try:
             self.server = await asyncio.start_unix_server(
@@ -168,7 +168,7 @@ class Host:
             self.tdir.socket.unlink()
 
     @staticmethod
-    def _clear_stale(path: os.PathLike[str]) -> None:
+    def clear_stale(path: os.PathLike[str]) -> None:
         """A socket left by a killed host is removed; one a live host answers on is not."""
         if not os.path.exists(path):
             return
