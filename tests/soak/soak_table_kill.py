@@ -29,9 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
 
-from table_helpers import DUEL, HostProc, RawSeat, skirmish_command
-
-CHECK_LOG = Path(os.environ.get("SKIRMISH_SHARED", "/work/shared")) / "conformance/check_log.py"
+from table_helpers import DUEL, HostProc, RawSeat, check_log_path, skirmish_command
 
 
 class Gm:
@@ -143,9 +141,10 @@ def check_logs(saves: list[Path], work: Path) -> str:
             env={**os.environ, "SKIRMISH_DATA_DIR": str(work / "data")},
         )
         logs.append(str(out))
-    if not CHECK_LOG.exists():
-        return f"skipped ({CHECK_LOG} not found)"
-    got = subprocess.run([sys.executable, str(CHECK_LOG), *logs], capture_output=True, text=True)
+    checker = check_log_path()
+    if checker is None:
+        return "skipped (../shared/conformance/check_log.py not found)"
+    got = subprocess.run([sys.executable, str(checker), *logs], capture_output=True, text=True)
     if got.returncode != 0:
         print(got.stdout, file=sys.stderr)
     return got.stdout.strip().splitlines()[-1] if got.stdout.strip() else got.stderr.strip()

@@ -21,6 +21,15 @@ AMBUSH = str(HERE / "fixtures" / "ambush.yaml")
 DUEL = str(HERE.parent / "tui" / "fixtures" / "duel.yaml")
 
 
+def check_log_path() -> Path | None:
+    """The shared conformance checker: ../shared next to the checkout, or /work/shared."""
+    for root in (HERE.parents[2].parent / "shared", Path("/work/shared")):
+        path = root / "conformance" / "check_log.py"
+        if path.exists():
+            return path
+    return None
+
+
 def skirmish_command() -> str:
     here = Path(sys.executable).parent / "skirmish"
     return str(here) if here.exists() else "skirmish"

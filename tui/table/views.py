@@ -6,9 +6,9 @@ of the initiative order and of the log lines that name it); a spectator seat see
 side's creatures see; the GM sees everything. The host never sends something and trusts the
 seat to hide it: what isn't visible never leaves the host.
 
-Who sees whom is asked of one function, `Knowledge`: by default the engine's own `can_see`
-(F-MOD-8, F-MOD-11: blinded viewers and invisible targets). When the engine grows a fuller
-model of what a side knows (last seen places), it plugs in here.
+Who sees whom is asked of one function, `Knowledge`: by default the engine's own model of
+what a set of creatures knows (`engine.visibility`: invisible creatures, darkness, heavy fog
+at a distance, no line of sight, blinded viewers; F-MOD-8, F-MOD-10, F-MOD-11).
 
 Also here: a `View` to and from JSON (the `update` message), and the map's terrain.
 """
@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, replace
 from typing import Any
 
-from engine.attacks import can_see
 from engine.encounter import Encounter
 from engine.events import Logged
+from engine.visibility import knowledge
 from tui.view import CreatureView, EffectView, PowerView, View
 
 Knowledge = Callable[[Encounter, frozenset[str]], frozenset[str]]
@@ -29,15 +29,9 @@ Knowledge = Callable[[Encounter, frozenset[str]], frozenset[str]]
 
 
 def engine_knowledge(enc: Encounter, eyes: frozenset[str]) -> frozenset[str]:
-    """Its own side always; any other creature that one of `eyes` (alive) can see now."""
-    b = enc.battle
-    sides = {b[c].side for c in eyes if c in b.combatants}
-    lookers = [b[c] for c in eyes if c in b.combatants and b[c].alive]
-    seen: set[str] = set()
-    for c in b.combatants.values():
-        if c.side in sides or c.id in eyes or any(can_see(b, v, c) for v in lookers):
-            seen.add(c.id)
-    return frozenset(seen)
+    """Its own side always; any other creature that one of `eyes` can see now."""
+    known = knowledge(enc.battle, eyes)
+    return frozenset(cid for cid, k in known.items() if k.visible)
 
 
 def eyes_of(enc: Encounter, creatures: Iterable[str], side: str | None) -> frozenset[str]:
