@@ -24,7 +24,8 @@ def host(tmp_path: Path) -> Iterator[HostProc]:
     try:
         yield h
     finally:
-        h.kill()
+        err = h.stop()
+    assert "Traceback" not in err, err  # a clean stop, whatever the seats did
 
 
 def joined(h: HostProc, seat: str) -> RawSeat:
@@ -263,3 +264,30 @@ def test_a_bad_table_file_is_one_line_naming_where(tmp_path: Path, text: str, me
     assert len(got.stderr.strip().splitlines()) == 1, got.stderr
     assert message in got.stderr
     assert str(seats) in got.stderr
+
+
+def test_an_opportunity_attack_is_asked_of_the_players_seat(host: HostProc) -> None:
+    kara, brak, gm = joined(host, "kara"), joined(host, "brak"), joined(host, "gm")
+    play_until_turn(gm, {"kara"})
+    for cid in ("gob-1", "gob-2", "shade-1"):  # the GM plays the monsters by hand
+        gm.send("control", creature=cid, to="player")
+    kara.drain()
+    kara.send("act", action={"action": "end_turn"})
+    while play_until_turn(gm, {"shade-1", "gob-2", "gob-1"})["current"] != "gob-1":
+        gm.send("act", action={"action": "end_turn"})  # the shade and Goblin 2 wait
+    brak.drain()
+    kara.drain()
+    # Goblin 1 steps next to Brak and away again: Brak's player decides on the attack
+    path = [[6, 2], [5, 2], [4, 2], [4, 1]]
+    gm.send("act", action={"action": "move", "path": path, "mode": "walk"})
+    ask = brak.until("ask")
+    assert ask["kind"] == "OpportunityQuestion"
+    assert ask["question"]["who"] == "brak" and ask["question"]["mover"] == "gob-1"
+    assert not [m for m in kara.drain(0.3) if m["t"] == "ask"]
+    kara.send("answer", value=True)
+    assert kara.until("refused")["code"] == "not-your-creature"
+    brak.send("answer", value="yes")
+    assert brak.until("error")["code"] == "bad-field"
+    brak.send("answer", value=True)
+    lines = [ln[3] for m in brak.drain(0.5) if m["t"] == "update" for ln in m["lines"]]
+    assert any(ln.startswith("Brak hits") or ln.startswith("Brak misses") for ln in lines), lines

@@ -110,6 +110,7 @@ class Host:
         self.knowledge = knowledge
         self.say = say or (lambda text: print(text, file=sys.stderr, flush=True))
         self.conns: set[Conn] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
         self.by_seat: dict[str, Conn] = {}
         self.log: list[Logged] = []
         self.view: View = ctl.snapshot()
@@ -162,6 +163,8 @@ class Host:
             self.server.close()
         for c in list(self.conns):
             c.close()
+        if self.tasks:  # let each connection's task see its end, rather than be cancelled
+            await asyncio.wait(self.tasks, timeout=2.0)
         self.ctl.close()
         self.pool.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(OSError):
@@ -185,6 +188,10 @@ class Host:
         pid, uid, _ = peer_uid(sock)
         conn = Conn(writer, pid, uid)
         self.conns.add(conn)
+        task = asyncio.current_task()
+        if task is not None:
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         try:
             while not conn.gone:
                 try:

@@ -64,6 +64,7 @@ class SeatScreen(Screen[None]):
             Binding(keys, f"cursor({dx},{dy})", "Cursor", show=False)
             for keys, (dx, dy) in DIRS.items()
         ),
+        Binding("question_mark", "help", "Help"),
         Binding("m", "aim('walk')", "Move"),
         Binding("p", "aim('powers')", "Power"),
         Binding("a", "aim('basic')", "Attack"),
@@ -359,6 +360,11 @@ class SeatScreen(Screen[None]):
 
     def action_step(self) -> None:
         self._send("step")
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
 
     def action_quit_seat(self) -> None:
         self.app.exit(0)
