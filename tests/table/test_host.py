@@ -291,3 +291,15 @@ def test_an_opportunity_attack_is_asked_of_the_players_seat(host: HostProc) -> N
     brak.send("answer", value=True)
     lines = [ln[3] for m in brak.drain(0.5) if m["t"] == "update" for ln in m["lines"]]
     assert any(ln.startswith("Brak hits") or ln.startswith("Brak misses") for ln in lines), lines
+
+
+def test_the_gm_exports_the_log_a_player_cannot(host: HostProc) -> None:
+    kara, gm = joined(host, "kara"), joined(host, "gm")
+    play_until_turn(gm, {"kara"})
+    kara.send("export")
+    assert kara.until("refused")["code"] == "gm-only"
+    gm.send("export")
+    got = gm.until("exported")
+    assert got["events"] > 0
+    assert Path(got["jsonl"]).parent == host.root / "private"
+    assert Path(got["jsonl"]).read_text().count("\n") == got["events"]

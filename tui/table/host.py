@@ -247,6 +247,7 @@ class Host:
             "step_mode": self._step_mode,
             "control": self._control,
             "view": self._view,
+            "export": self._export,
         }[req.t]
         handler(conn, seat, req)
 
@@ -406,6 +407,18 @@ class Host:
                 self._send_state(c, reset=False, events=[])
             if to == "ai" and self.view.current == cid:
                 self._run(self.ctl.run_autoplay, conn)
+
+    def _export(self, conn: Conn, seat: Seat, req: P.Request) -> None:
+        """GM: the combat log as JSON Lines and text, next to the save (the app's `x`)."""
+        if not self._gm(conn, seat, req):
+            return
+        if self.ctl.busy:
+            return conn.send(P.refused("busy", "wait: the fight is moving", req.id))
+        try:
+            jsonl, text, n = self.ctl.export(self.ctl.default_export_stem())
+        except (OSError, ValueError) as exc:
+            return conn.send(P.refused("illegal", f"export failed: {exc}", req.id))
+        conn.send(P.encode("exported", id=req.id, jsonl=str(jsonl), text=str(text), events=n))
 
     def _view(self, conn: Conn, seat: Seat, req: P.Request) -> None:
         other = req.get("seat", seat.id)

@@ -156,6 +156,7 @@ UP: dict[str, tuple[dict[str, Check], frozenset[str]]] = {
         frozenset({"creature", "to"}),
     ),
     "view": ({"seat": _name}, frozenset()),
+    "export": ({}, frozenset()),
     "ping": ({}, frozenset()),
     "bye": ({}, frozenset()),
 }

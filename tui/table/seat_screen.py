@@ -85,6 +85,7 @@ class SeatScreen(Screen[None]):
         Binding("z", "gm('undo')", "Undo", show=False),
         Binding("Z", "gm('redo')", "Redo", show=False),
         Binding("c", "take_over", "Take over", show=False),
+        Binding("x", "gm('export')", "Export log", show=False),
         Binding("G", "step_mode", "GM step mode", show=False),
         Binding("space,full_stop", "step", "Step AI", show=False),
     ]
@@ -172,6 +173,9 @@ class SeatScreen(Screen[None]):
             self.hint = (
                 "GM step mode on: Space plays each AI action" if self.step_on else "Step off"
             )
+        elif t == "exported":
+            log = self.query_one("#log", LogPane)
+            log.note(f"Exported {msg['events']} events to {msg['jsonl']} and {msg['text']}")
         elif t == "failed":
             self.query_one("#log", LogPane).error(str(msg["message"]))
         elif t == "bye":
