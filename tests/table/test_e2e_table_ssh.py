@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -48,13 +50,36 @@ class Table:
         seats = ("gm", "kara", "brak")
         self.sshd = Sshd(tmp, {s: join_command(exe, self.dir, s, self.data) for s in seats})
         self.panes: dict[str, Tmux] = {}
-        host = (
-            f"SKIRMISH_DATA_DIR={shlex.quote(str(self.data))} {shlex.quote(exe)} host "
+        self.host_line = (
+            f"exec env SKIRMISH_DATA_DIR={shlex.quote(str(self.data))} {shlex.quote(exe)} host "
             f"{shlex.quote(DUEL)} --seed 5 --seat kara --seat brak "
             f"--dir {shlex.quote(str(self.dir))} --pace 0 --step"
         )
-        self.open("host", host)
+        self.open("host", self.host_line)
         self.panes["host"].wait_for("Serving", timeout=30)
+
+    def kill_host(self) -> None:
+        """SIGKILL the host (the pane's process: its shell exec'd it)."""
+        pane = self.panes["host"]
+        pid = int(pane._tmux("list-panes", "-t", "e2e", "-F", "#{pane_pid}").split()[0])
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+        raise AssertionError("the host did not die")
+
+    def resume_host(self) -> Tmux:
+        pane = self.open(
+            "host",
+            self.host_line.split(" --seat")[0].replace(f"{shlex.quote(DUEL)} --seed 5", "")
+            + f" --dir {shlex.quote(str(self.dir))} --resume --pace 0",
+        )
+        pane.wait_for("Serving", timeout=30)
+        return pane
 
     def open(self, name: str, command: str) -> Tmux:
         pane = Tmux(80, 24)
@@ -128,6 +153,18 @@ def test_a_table_over_ssh(table: Table) -> None:
         "Kara hits" in kara.screen() or "Kara misses" in kara.screen() or "CRITS" in kara.screen()
     )
 
+    saved = re.search(r"saved (\d+)", status(brak))
+    assert saved is not None
+    table.kill_host()  # SIGKILL: every confirmed action is in the save
+    kara.wait_for("The host went away")
+    old = table.panes.pop("host")
+    table.resume_host()  # `skirmish host --resume`: the seats join again by themselves
+    old.close()
+    for pane in (gm, kara, brak):
+        pane.wait_for("Joined again", timeout=30)
+    brak.wait_for("B Brak [")
+    assert f"saved {saved.group(1)}" in status(brak)  # nothing confirmed was lost
+
     brak.keys("e")
     kara.wait_for("Your turn")
 
@@ -158,7 +195,7 @@ def test_a_table_over_ssh(table: Table) -> None:
     )
     for pane in (gm, kara, brak):
         pane.keys("q")
-    host.keys("C-c")
+    table.panes["host"].keys("C-c")
     checker = check_log_path()
     if checker is None:
         pytest.skip("the conformance checker (../shared/conformance/check_log.py) is missing")

@@ -16,6 +16,9 @@ from textual.widgets import Static
 
 from tui.table.client import SeatClient
 
+REJOIN_SECONDS = 300.0
+"""How long a seat waits for its host to come back (a restart with --resume)."""
+
 
 class SeatApp(App[int]):
     CSS_PATH = "../skirmish.tcss"
@@ -55,6 +58,29 @@ class SeatApp(App[int]):
         screen = SeatScreen(self.client, got)
         await self.push_screen(screen)
         await screen.listen()
+
+    async def rejoin(self, patience: float = REJOIN_SECONDS) -> SeatClient | None:
+        """Take the seat again once a host answers (None: none did, or it refused us)."""
+        import asyncio
+
+        if self.client is not None:
+            await self.client.close()
+        self.client = None
+        loop = asyncio.get_running_loop()
+        end = loop.time() + patience
+        while loop.time() < end:
+            try:
+                client = await SeatClient.connect(self.socket)
+                got = await client.hello(self.seat)
+            except (OSError, EOFError, TimeoutError):
+                await asyncio.sleep(0.5)
+                continue
+            if got["t"] != "welcome":
+                await client.close()
+                return None
+            self.client = client
+            return client
+        return None
 
     def fail(self, message: str) -> None:
         self.problem = message

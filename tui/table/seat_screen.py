@@ -107,6 +107,7 @@ class SeatScreen(Screen[None]):
         self.preview: Text | None = None
         self.step_on = bool(welcome.get("step", False))
         self._asked: ModalScreen[Any] | None = None
+        self._rejoined = False
 
     @property
     def seat_app(self) -> SeatApp:
@@ -133,10 +134,10 @@ class SeatScreen(Screen[None]):
         while True:
             try:
                 msg = await self.client.recv()
-            except EOFError:
-                return self.seat_app.fail("the host hung up")
-            except (OSError, ConnectionError):
-                return self.seat_app.fail("lost the table")
+            except (EOFError, OSError, ConnectionError):
+                if not await self._rejoin():
+                    return self.seat_app.fail("the host went away and did not come back")
+                continue
             except ProtocolError as exc:
                 self.query_one("#log", LogPane).error(exc.reason)
                 continue
@@ -144,6 +145,23 @@ class SeatScreen(Screen[None]):
                 self._on(msg)
             except (KeyError, TypeError, ValueError) as exc:
                 self.query_one("#log", LogPane).error(f"a message from the host: {exc}")
+            if self.seat_app.problem:  # told to go (the seat joined from elsewhere)
+                return
+
+    async def _rejoin(self) -> bool:
+        """The host went away (killed, restarted with --resume): say so, and take the seat
+        again as soon as a host answers on the socket (for a few minutes)."""
+        log = self.query_one("#log", LogPane)
+        log.error("The host went away; joining again when it is back...")
+        self.hint = "Waiting for the host"
+        self._cancel(keep_hint=True)
+        self._draw()
+        client = await self.seat_app.rejoin()
+        if client is None:
+            return False
+        self.client = client
+        self._rejoined = True  # said once the host's first (reset) update is drawn
+        return True
 
     def _on(self, msg: dict[str, Any]) -> None:
         t = msg["t"]
@@ -190,6 +208,9 @@ class SeatScreen(Screen[None]):
         if msg.get("reset"):
             log.clear()
         log.add(Line(int(s), int(r), k, str(x)) for s, r, k, x in msg["lines"])
+        if self._rejoined and msg.get("reset"):
+            self._rejoined = False
+            log.note(f"Joined again at record {msg.get('saved')}: the host is back")
         self.query_one("#initiative", InitiativePane).show(self.view)
         if self.view.current != old:
             self._cancel()
