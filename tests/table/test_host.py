@@ -92,7 +92,7 @@ def test_an_illegal_action_is_refused_by_the_engine(host: HostProc) -> None:
     assert host.save_digest() == before
 
 
-def test_players_do_not_see_the_invisible_shade_the_gm_does(host: HostProc) -> None:
+def test_f_mod_11_players_do_not_see_the_invisible_shade_the_gm_does(host: HostProc) -> None:
     kara, gm = joined(host, "kara"), joined(host, "gm")
     kv = play_until_turn(kara, {"kara"})
     gv = play_until_turn(gm, {"kara"})
