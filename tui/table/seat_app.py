@@ -23,6 +23,9 @@ REJOIN_SECONDS = 300.0
 class SeatApp(App[int]):
     CSS_PATH = "../skirmish.tcss"
     TITLE = "Skirmish table"
+    ENABLE_COMMAND_PALETTE = False
+    """A seat behind a forced command may play and nothing else: the palette's system
+    commands (a screenshot saved as a file, for one) would run as the host's account."""
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 (a plain attribute on App)
         (0, "-narrow"),
         (110, "-wide"),
