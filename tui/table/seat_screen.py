@@ -22,7 +22,6 @@ from engine import decisions
 from engine.dice import DiceRequest
 from tui.controller import Ask
 from tui.glyphs import describe_cell
-from tui.logtext import Line
 from tui.replay import map_from_log
 from tui.screens.asks import dialog_for
 from tui.screens.dialogs import Confirm, PowerPicker
@@ -32,7 +31,7 @@ from tui.table.views import view_from_json
 from tui.view import View
 from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane, Overlay
-from tui.widgets.panes import InitiativePane, LogPane, StatusLine
+from tui.widgets.panes import KIND_STYLE, InitiativePane, LogPane, StatusLine
 
 if TYPE_CHECKING:
     from tui.table.client import SeatClient
@@ -108,6 +107,7 @@ class SeatScreen(Screen[None]):
         self.step_on = bool(welcome.get("step", False))
         self._asked: ModalScreen[Any] | None = None
         self._rejoined = False
+        self._placed = False
 
     @property
     def seat_app(self) -> SeatApp:
@@ -125,7 +125,11 @@ class SeatScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#log", LogPane).border_title = f"Log · seat {self.seat}"
+        log = self.query_one("#log", LogPane)
+        log.border_title = f"Log · seat {self.seat}"
+        # No scroll bar on a seat's log: redrawing it after each action is one more frame
+        # for every seat, and eight seats share the host's few cores.
+        log.styles.scrollbar_size_vertical = 0
         self.query_one("#grid", GridPane).border_title = self.bmap.name or self.title_text
         self._draw()
 
@@ -207,7 +211,9 @@ class SeatScreen(Screen[None]):
         log = self.query_one("#log", LogPane)
         if msg.get("reset"):
             log.clear()
-        log.add(Line(int(s), int(r), k, str(x)) for s, r, k, x in msg["lines"])
+        for _, _, kind, text in msg["lines"]:  # one scroll for them all: one frame, not two
+            log.write(Text(str(text), style=KIND_STYLE.get(kind, "")), scroll_end=False)
+        log.scroll_end(animate=False, immediate=True, x_axis=False)
         if self._rejoined and msg.get("reset"):
             self._rejoined = False
             log.note(f"Joined again at record {msg.get('saved')}: the host is back")
@@ -215,8 +221,17 @@ class SeatScreen(Screen[None]):
         if self.view.current != old:
             self._cancel()
             active = self.view.active
-            if active is not None:
+            # The cursor (and the details panel) jumps to whoever acts only on this seat's
+            # turns: otherwise a player keeps their own sheet in view, and a seat that
+            # doesn't redraw its panel saves a frame's work on every action.
+            if active is not None and self._my_turn():
                 self.query_one("#grid", GridPane).cursor = active.pos
+        if not self._placed:  # the first picture: the cursor on this seat's own creature
+            self._placed = True
+            mine = [self.view.creatures[c] for c in self.creatures if c in self.view.creatures]
+            first = mine[0] if mine else self.view.active
+            if first is not None:
+                self.query_one("#grid", GridPane).cursor = first.pos
         self.hint = "Your turn" if self._my_turn() else self._whose()
 
     def _whose(self) -> str:
