@@ -452,40 +452,51 @@ class Host:
         self.seen = seen
 
     def _on_news(self, news: News) -> None:
-        if isinstance(news, Update):
-            self.view, self.saved = news.view, news.saved
-            if self.on_save is not None and self.ctl.save_path is not None:
-                self.on_save(self.ctl.save_path)
-                self.on_save = None
-            self.view_data = view_json(news.view)
-            if news.reset:
-                self.log = list(self.ctl.enc.log) if not news.events else list(news.events)
-            else:
-                self.log.extend(news.events)
-            for c in self._seated():
-                self._send_state(
-                    c, reset=news.reset, events=self.log if news.reset else news.events
-                )
-        elif isinstance(news, Ask):
-            self._on_ask(news)
-        elif isinstance(news, Refused):
-            if self.origin is not None:
-                self.origin.send(P.refused("illegal", news.reason))
-        elif isinstance(news, Waiting):
-            self.waiting = news.who
-            gm = self.by_seat.get(GM)
-            if gm is not None:
-                gm.send(P.encode("waiting", who=news.who))
-        elif isinstance(news, Failed):
-            self.say(news.message)
-            gm = self.by_seat.get(GM)
-            if gm is not None:
-                gm.send(P.encode("failed", message=news.message.splitlines()[0]))
-        elif isinstance(news, Idle):
-            self.origin = None
-            self.waiting = None
-            for c in self._seated():
-                c.send(P.encode("idle"))
+        """One handler per kind of news (the event loop's thread)."""
+        handlers: dict[type, Callable[[Any], None]] = {
+            Update: self._on_update,
+            Ask: self._on_ask,
+            Refused: self._on_refused,
+            Waiting: self._on_waiting,
+            Failed: self._on_failed,
+            Idle: self._on_idle,
+        }
+        handlers[type(news)](news)
+
+    def _on_update(self, news: Update) -> None:
+        self.view, self.saved = news.view, news.saved
+        if self.on_save is not None and self.ctl.save_path is not None:
+            self.on_save(self.ctl.save_path)
+            self.on_save = None
+        self.view_data = view_json(news.view)
+        if news.reset:
+            self.log = list(news.events)
+        else:
+            self.log.extend(news.events)
+        for c in self._seated():
+            self._send_state(c, reset=news.reset, events=self.log if news.reset else news.events)
+
+    def _on_refused(self, news: Refused) -> None:
+        if self.origin is not None:
+            self.origin.send(P.refused("illegal", news.reason))
+
+    def _on_waiting(self, news: Waiting) -> None:
+        self.waiting = news.who
+        gm = self.by_seat.get(GM)
+        if gm is not None:
+            gm.send(P.encode("waiting", who=news.who))
+
+    def _on_failed(self, news: Failed) -> None:
+        self.say(news.message)
+        gm = self.by_seat.get(GM)
+        if gm is not None:
+            gm.send(P.encode("failed", message=news.message.splitlines()[0]))
+
+    def _on_idle(self, news: Idle) -> None:
+        self.origin = None
+        self.waiting = None
+        for c in self._seated():
+            c.send(P.encode("idle"))
 
     def _on_ask(self, news: Ask) -> None:
         q = news.question

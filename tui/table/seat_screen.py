@@ -9,6 +9,7 @@ also has undo (z), redo (Z), take over or hand to the AI (c), step mode (G) and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -168,41 +169,63 @@ class SeatScreen(Screen[None]):
         return True
 
     def _on(self, msg: dict[str, Any]) -> None:
-        t = msg["t"]
-        if t == "update":
-            self._update(msg)
-        elif t == "aimed":
-            self._aimed(msg)
-        elif t == "ask":
-            self._ask(msg)
-        elif t == "answered" and self._asked is not None:
-            if self._asked.is_attached:
-                self._asked.dismiss(None)
-            self._asked = None
-        elif t in ("refused", "error"):
-            self.hint = f"Can't: {msg.get('reason', '')}"
-            self.notify(str(msg.get("reason", "")), title="Not allowed", severity="warning")
-        elif t == "waiting":
-            c = self.view.creatures.get(msg["who"])
-            self.hint = f"GM step: Space plays {c.name if c else msg['who']}'s next action"
-        elif t == "idle":
-            hint = "Your turn" if self._my_turn() else self._whose()
-            if hint == self.hint:
-                return  # nothing new to draw: a frame costs every seat CPU time
-            self.hint = hint
-        elif t == "step_mode":
-            self.step_on = bool(msg["on"])
-            self.hint = (
-                "GM step mode on: Space plays each AI action" if self.step_on else "Step off"
-            )
-        elif t == "exported":
-            log = self.query_one("#log", LogPane)
-            log.note(f"Exported {msg['events']} events to {msg['jsonl']} and {msg['text']}")
-        elif t == "failed":
-            self.query_one("#log", LogPane).error(str(msg["message"]))
-        elif t == "bye":
-            return self.seat_app.fail(str(msg.get("reason", "the host said goodbye")))
-        self._draw()
+        """One handler per kind of news; each says whether the screen must be redrawn."""
+        handler = self._handlers.get(msg["t"])
+        if handler is not None and handler(msg) is not False:
+            self._draw()
+
+    @property
+    def _handlers(self) -> dict[str, Callable[[dict[str, Any]], bool | None]]:
+        return {
+            "update": self._update,
+            "aimed": self._aimed,
+            "ask": self._ask,
+            "answered": self._answered,
+            "refused": self._refused,
+            "error": self._refused,
+            "waiting": self._waiting,
+            "idle": self._idle,
+            "step_mode": self._step_mode,
+            "exported": self._exported,
+            "failed": self._failed,
+            "bye": self._bye,
+        }
+
+    def _answered(self, msg: dict[str, Any]) -> None:
+        """Someone (the GM, or this seat) answered the question: close its dialog."""
+        if self._asked is not None and self._asked.is_attached:
+            self._asked.dismiss(None)
+        self._asked = None
+
+    def _refused(self, msg: dict[str, Any]) -> None:
+        self.hint = f"Can't: {msg.get('reason', '')}"
+        self.notify(str(msg.get("reason", "")), title="Not allowed", severity="warning")
+
+    def _waiting(self, msg: dict[str, Any]) -> None:
+        c = self.view.creatures.get(msg["who"])
+        self.hint = f"GM step: Space plays {c.name if c else msg['who']}'s next action"
+
+    def _idle(self, msg: dict[str, Any]) -> bool:
+        hint = "Your turn" if self._my_turn() else self._whose()
+        if hint == self.hint:
+            return False  # nothing new to draw: a frame costs every seat CPU time
+        self.hint = hint
+        return True
+
+    def _step_mode(self, msg: dict[str, Any]) -> None:
+        self.step_on = bool(msg["on"])
+        self.hint = "GM step mode on: Space plays each AI action" if self.step_on else "Step off"
+
+    def _exported(self, msg: dict[str, Any]) -> None:
+        log = self.query_one("#log", LogPane)
+        log.note(f"Exported {msg['events']} events to {msg['jsonl']} and {msg['text']}")
+
+    def _failed(self, msg: dict[str, Any]) -> None:
+        self.query_one("#log", LogPane).error(str(msg["message"]))
+
+    def _bye(self, msg: dict[str, Any]) -> bool:
+        self.seat_app.fail(str(msg.get("reason", "the host said goodbye")))
+        return False
 
     def _update(self, msg: dict[str, Any]) -> None:
         old = self.view.current
