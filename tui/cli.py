@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui import cli_saves
+from tui import cli_import, cli_saves
 
 if TYPE_CHECKING:
     from engine.content.errors import ContentErrors
@@ -34,6 +34,8 @@ EXAMPLES = """examples:
                                             the fight's log as text (or jsonl)
   skirmish sim default --runs 300 --json    balance: 300 AI-vs-AI fights
   skirmish check maps/my-encounter.yaml     validate content
+  skirmish import hero.dnd4e ogre.html -o maps/mine
+                                            your characters and monsters as content
   skirmish list                             bundled encounters
   skirmish host default --seat kael=alice   host a table (players join over SSH)
   skirmish join --seat kael                 sit at the table (the seat app)
@@ -141,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("files", nargs="*")
 
     sub.add_parser("list", help="list the bundled encounters")
+    cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
     from tui.table import cli as table_cli  # light: argparse only until a command runs
 
@@ -162,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tui.table import cli as table_cli
 
             return table_cli.run(args)
+        if args.command == "import":
+            return cli_import.cmd_import(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export
             return cli_saves.run(args)
         from tui.launch import launch
