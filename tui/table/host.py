@@ -34,7 +34,17 @@ from engine.actions import action_from_json
 from engine.decisions import Question, check_answer
 from engine.dice import DiceRequest
 from engine.events import Logged
-from tui.controller import Ask, Controller, Failed, Idle, News, Refused, Update, Waiting
+from tui.controller import (
+    Ask,
+    Controller,
+    Failed,
+    Idle,
+    News,
+    Paused,
+    Refused,
+    Update,
+    Waiting,
+)
 from tui.logtext import LogFormatter
 from tui.table import protocol as P
 from tui.table.aiming import aim
@@ -460,6 +470,7 @@ class Host:
             Waiting: self._on_waiting,
             Failed: self._on_failed,
             Idle: self._on_idle,
+            Paused: self._on_paused,
         }
         handlers[type(news)](news)
 
@@ -491,6 +502,13 @@ class Host:
         gm = self.by_seat.get(GM)
         if gm is not None:
             gm.send(P.encode("failed", message=news.message.splitlines()[0]))
+
+    def _on_paused(self, news: Paused) -> None:
+        """The save can't be written (a full disk): the fight waits, and every seat is told."""
+        reason = news.reason.splitlines()[0] if news.reason else "the disk is full"
+        self.say(f"paused: can't save the fight ({reason}); retrying")
+        for c in self._seated():
+            c.send(P.encode("paused", reason=reason, saved=news.saved))
 
     def _on_idle(self, news: Idle) -> None:
         self.origin = None

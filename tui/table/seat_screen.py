@@ -188,6 +188,7 @@ class SeatScreen(Screen[None]):
             "step_mode": self._step_mode,
             "exported": self._exported,
             "failed": self._failed,
+            "paused": self._paused,
             "bye": self._bye,
         }
 
@@ -222,6 +223,10 @@ class SeatScreen(Screen[None]):
 
     def _failed(self, msg: dict[str, Any]) -> None:
         self.query_one("#log", LogPane).error(str(msg["message"]))
+
+    def _paused(self, msg: dict[str, Any]) -> None:
+        self.hint = f"PAUSED: can't save the fight ({msg.get('reason', '')}); the host retries"
+        self.query_one("#log", LogPane).error(self.hint)
 
     def _bye(self, msg: dict[str, Any]) -> bool:
         self.seat_app.fail(str(msg.get("reason", "the host said goodbye")))
