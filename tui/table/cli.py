@@ -159,13 +159,15 @@ async def _serve(host: Any) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     from tui.table.seat_app import SeatApp
+    from tui.terminal import guarded
 
     tdir = TableDir(args.table) if args.table is not None else TableDir.default()
     if not tdir.socket.exists():
         raise TableError(f"{tdir.socket}: no table here (is the host running?)")
     os.environ.setdefault("TERM", "xterm-256color")
     app = SeatApp(tdir.socket, args.seat)
-    code = app.run()
+    with guarded(app):  # a dropped ssh (SIGHUP) or a kill gives the terminal back
+        code = app.run()
     if app.problem:
         print(f"skirmish join: {app.problem}", file=sys.stderr)
         return 1
