@@ -5,7 +5,9 @@ join it over a Unix domain socket, normally each behind an OpenSSH forced comman
 - `views`: what one seat may see of the fight (the GM sees all);
 - `seats`: who sits where, from the command line or a table file, and the files' places;
 - `host`: the asyncio server, a thin layer over the app's `Controller`;
-- `client`: the seat's connection; `seat_app`: the Textual app a seat runs.
+- `aiming`: what an aimed move or power would do, for a seat, with the app's own modes;
+- `client`: the seat's connection; `seat_app` and `seat_screen`: the Textual app a seat runs;
+- `cli`: `skirmish host` and `skirmish join`.
 
 See docs/table.md.
 """
