@@ -303,3 +303,32 @@ def test_the_gm_exports_the_log_a_player_cannot(host: HostProc) -> None:
     assert got["events"] > 0
     assert Path(got["jsonl"]).parent == host.root / "private"
     assert Path(got["jsonl"]).read_text().count("\n") == got["events"]
+
+
+def test_resume_of_a_broken_table_is_one_line(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from table_helpers import skirmish_command
+
+    env = {**os.environ, "SKIRMISH_DATA_DIR": str(tmp_path / "d")}
+    table = tmp_path / "t"
+
+    def resume() -> subprocess.CompletedProcess[str]:
+        cmd = [skirmish_command(), "host", "--resume", "--dir", str(table)]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=30, env=env)
+
+    got = resume()  # nothing there yet
+    assert got.returncode == 1 and "no table to resume" in got.stderr
+    (table / "private").mkdir(parents=True)
+    (table / "private" / "table.json").write_text("{not json")
+    got = resume()
+    assert got.returncode == 1 and "not a table state file" in got.stderr
+    save = table / "private" / "x.save.jsonl"
+    save.write_text("garbage\n")
+    state = {"save": str(save), "group": None, "seats": []}
+    (table / "private" / "table.json").write_text(__import__("json").dumps(state))
+    got = resume()
+    assert got.returncode == 1 and str(save) in got.stderr
+    for out in (got,):
+        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1

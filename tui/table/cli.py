@@ -110,9 +110,14 @@ def cmd_host(args: argparse.Namespace) -> int:
     tdir = TableDir(args.dir) if args.dir is not None else TableDir.default()
     Host.clear_stale(tdir.socket)  # before anything opens the save: one writer only
     if args.resume:
+        from engine.save import SaveError
+
         save, seating, state = tdir.read_state()
         base = GameOptions(pace=args.pace, step=args.step)
-        ctl = Controller.resumed(save, base=base)
+        try:
+            ctl = Controller.resumed(save, base=base)
+        except SaveError as exc:
+            raise TableError(str(exc).splitlines()[0]) from None
         extra: dict[str, Any] = {k: state[k] for k in ("encounter", "seed") if k in state}
     else:
         seating, extra = _seating(args)
