@@ -163,9 +163,12 @@ async def _serve(host: Any) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    from tui.table.protocol import NAME
     from tui.table.seat_app import SeatApp
     from tui.terminal import guarded
 
+    if not NAME.match(args.seat):
+        raise TableError(f"--seat {args.seat!r}: not a seat id (letters, digits, _ . -)")
     tdir = TableDir(args.table) if args.table is not None else TableDir.default()
     if not tdir.socket.exists():
         raise TableError(f"{tdir.socket}: no table here (is the host running?)")

@@ -15,6 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from tui.table.client import SeatClient
+from tui.table.protocol import ProtocolError
 
 REJOIN_SECONDS = 300.0
 """How long a seat waits for its host to come back (a restart with --resume)."""
@@ -52,7 +53,7 @@ class SeatApp(App[int]):
         try:
             self.client = await SeatClient.connect(self.socket)
             got = await self.client.hello(self.seat)
-        except (OSError, EOFError, TimeoutError) as exc:
+        except (OSError, EOFError, TimeoutError, ProtocolError) as exc:
             return self.fail(f"can't reach the table: {exc}")
         if got["t"] != "welcome":
             return self.fail(str(got.get("reason", "refused")))
