@@ -87,7 +87,7 @@ def soak(kills: int, seed: int, work: Path) -> dict[str, Any]:
     table = 1
     host = _start(work, table, resume=False)
     saves: set[Path] = set()
-    stats = {"kills": 0, "confirmed": 0, "lost": 0, "tables": 1, "resumes": 0}
+    stats: dict[str, Any] = {"kills": 0, "confirmed": 0, "lost": 0, "tables": 1, "resumes": 0}
     try:
         while stats["kills"] < kills:
             gm = Gm(host)

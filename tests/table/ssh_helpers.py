@@ -3,7 +3,8 @@ way a GM gives each player a seat (`command="skirmish join DIR --seat ID",restri
 
 Built the same way as the app's SSH end-to-end test (tests/tui/test_e2e_ssh.py: throwaway
 host and user keys in a temp dir, its own sshd_config, `sshd -D -e`), with one user key per
-seat. Used by the table's SSH end-to-end test and by tests/benchmarks/bench_table.py.
+seat. Used by the table's SSH end-to-end test and by tests/benchmarks/bench_table.py; `Pane`
+is a tmux window for the end-to-end test.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 SSHD = "/usr/sbin/sshd"
@@ -134,3 +136,49 @@ def join_command(skirmish: str, table: Path, seat: str, data: Path) -> str:
         f"TERM=xterm-256color SKIRMISH_DATA_DIR={shlex.quote(str(data))} "
         f"{shlex.quote(skirmish)} join {shlex.quote(str(table))} --seat {seat}"
     )
+
+
+class Pane:
+    """One 80x24 tmux window on a tmux server of its own (keys in, the screen out), as the
+    app's end-to-end helper does; here so that the table's tests depend only on this folder."""
+
+    def __init__(self, command: str, width: int = 80, height: int = 24) -> None:
+        self.socket = f"skirmish-table-{uuid.uuid4().hex[:8]}"
+        self._tmux(
+            "-f", os.devnull, "new-session", "-d", "-x", str(width), "-y", str(height),
+            "-s", "e2e", "sh", "-c", command,
+        )  # fmt: skip
+        self._tmux("set-option", "-t", "e2e", "remain-on-exit", "on", check=False)
+
+    def _tmux(self, *args: str, check: bool = True) -> str:
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=check,
+            timeout=20,
+        )  # fmt: skip
+        return out.stdout
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self._tmux("send-keys", "-t", "e2e", key)
+            time.sleep(0.15)
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p", "-t", "e2e", check=False)
+
+    def pid(self) -> int:
+        """The pid of the window's first process."""
+        return int(self._tmux("list-panes", "-t", "e2e", "-F", "#{pane_pid}").split()[0])
+
+    def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
+        """The screen, once any of `texts` is on it."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if any(t in screen for t in texts):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{texts!r} never appeared; the screen was:\n{screen}")
+
+    def close(self) -> None:
+        self._tmux("kill-server", check=False)

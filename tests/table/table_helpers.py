@@ -52,7 +52,7 @@ class HostProc:
 
     def _wait_serving(self, timeout: float = 30.0) -> str:
         assert self.proc.stdout is not None
-        out = []
+        out: list[str] = []
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()

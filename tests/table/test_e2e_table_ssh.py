@@ -24,11 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ssh_helpers import Sshd, have_ssh, join_command
+from ssh_helpers import Pane, Sshd, have_ssh, join_command
 from table_helpers import DUEL, check_log_path, skirmish_command
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from e2e_helpers import Tmux
 
 pytestmark = [
     pytest.mark.e2e,
@@ -49,7 +46,7 @@ class Table:
         exe = skirmish_command()
         seats = ("gm", "kara", "brak")
         self.sshd = Sshd(tmp, {s: join_command(exe, self.dir, s, self.data) for s in seats})
-        self.panes: dict[str, Tmux] = {}
+        self.panes: dict[str, Pane] = {}
         self.host_line = (
             f"exec env SKIRMISH_DATA_DIR={shlex.quote(str(self.data))} {shlex.quote(exe)} host "
             f"{shlex.quote(DUEL)} --seed 5 --seat kara --seat brak "
@@ -61,7 +58,7 @@ class Table:
     def kill_host(self) -> None:
         """SIGKILL the host (the pane's process: its shell exec'd it)."""
         pane = self.panes["host"]
-        pid = int(pane._tmux("list-panes", "-t", "e2e", "-F", "#{pane_pid}").split()[0])
+        pid = pane.pid()
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -72,7 +69,7 @@ class Table:
             time.sleep(0.05)
         raise AssertionError("the host did not die")
 
-    def resume_host(self) -> Tmux:
+    def resume_host(self) -> Pane:
         pane = self.open(
             "host",
             self.host_line.split(" --seat")[0].replace(f"{shlex.quote(DUEL)} --seed 5", "")
@@ -81,13 +78,12 @@ class Table:
         pane.wait_for("Serving", timeout=30)
         return pane
 
-    def open(self, name: str, command: str) -> Tmux:
-        pane = Tmux(80, 24)
-        pane.start(command)
+    def open(self, name: str, command: str) -> Pane:
+        pane = Pane(command)
         self.panes[name] = pane
         return pane
 
-    def seat(self, name: str) -> Tmux:
+    def seat(self, name: str) -> Pane:
         pane = self.open(name, self.sshd.ssh_line(name))
         pane.wait_for("Initiative", timeout=40)
         return pane
@@ -107,11 +103,11 @@ def table(tmp_path: Path) -> Iterator[Table]:
         t.close()
 
 
-def status(pane: Tmux) -> str:
+def status(pane: Pane) -> str:
     return pane.screen().splitlines()[0] if pane.screen() else ""
 
 
-def step_until(gm: Tmux, done: Tmux, text: str, timeout: float = 60.0) -> None:
+def step_until(gm: Pane, done: Pane, text: str, timeout: float = 60.0) -> None:
     """The GM presses Space while the AI waits for it, until `text` shows on `done`'s top line."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -326,7 +326,7 @@ def test_resume_of_a_broken_table_is_one_line(tmp_path: Path) -> None:
     assert got.returncode == 1 and "not a table state file" in got.stderr
     save = table / "private" / "x.save.jsonl"
     save.write_text("garbage\n")
-    state = {"save": str(save), "group": None, "seats": []}
+    state: dict[str, object] = {"save": str(save), "group": None, "seats": []}
     (table / "private" / "table.json").write_text(__import__("json").dumps(state))
     got = resume()
     assert got.returncode == 1 and str(save) in got.stderr

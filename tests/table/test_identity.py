@@ -118,7 +118,7 @@ def bob_tries_everything(sock: Path, root: Path) -> dict[str, Any]:
     out["hello brak"] = s.hello("brak")["t"]
     view = play_until_turn(s, {"kara"})
     out["sees"] = sorted(view["creatures"])
-    attempts = {
+    attempts: dict[str, tuple[str, dict[str, Any]]] = {
         "act for kara": ("act", {"action": {"action": "end_turn"}}),
         "attack as kara": (
             "act",
