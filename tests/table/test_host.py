@@ -332,3 +332,15 @@ def test_resume_of_a_broken_table_is_one_line(tmp_path: Path) -> None:
     assert got.returncode == 1 and str(save) in got.stderr
     for out in (got,):
         assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_seat_that_aims_too_fast_is_slowed_down(host: HostProc) -> None:
+    kara = joined(host, "kara")
+    play_until_turn(kara, {"kara"})
+    for _ in range(60):
+        kara.send("aim", mode="walk", cursor=[3, 5])
+    got = [m for m in kara.drain(0.5) if m["t"] in ("aimed", "refused")]
+    assert sum(m["t"] == "aimed" for m in got) <= 40
+    assert any(m.get("reason") == "too many aims: slow down" for m in got)
+    kara.send("act", action={"action": "end_turn"})  # acting is not limited
+    assert kara.until("update")["view"]["current"] != "kara"

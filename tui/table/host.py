@@ -24,6 +24,8 @@ import os
 import socket
 import struct
 import sys
+import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -61,6 +63,9 @@ from tui.view import View
 
 MAX_BUFFER = 8 * 1024 * 1024
 """A seat that lets this much pile up unread is dropped (it re-joins when it can)."""
+AIMS_PER_SECOND = 40
+"""Aiming asks the engine for reach, targets and odds on the host's one event loop: a seat
+that aims faster than this (no keyboard does) is refused until it slows down."""
 
 
 def peer_uid(sock: socket.socket) -> tuple[int, int, int]:
@@ -78,6 +83,16 @@ class Conn:
     seat: Seat | None = None
     formatter: LogFormatter | None = None
     gone: bool = False
+    aims: deque[float] = field(default_factory=deque)
+    """When this connection's recent `aim` requests came (the rate limit)."""
+
+    def aim_allowed(self, now: float) -> bool:
+        while self.aims and now - self.aims[0] > 1.0:
+            self.aims.popleft()
+        if len(self.aims) >= AIMS_PER_SECOND:
+            return False
+        self.aims.append(now)
+        return True
 
     def send(self, line: bytes) -> None:
         if self.gone:
@@ -337,6 +352,8 @@ class Host:
         self._run(lambda: self.ctl.run_action(action), conn)
 
     def _aim(self, conn: Conn, seat: Seat, req: P.Request) -> None:
+        if not conn.aim_allowed(time.monotonic()):
+            return conn.send(P.refused("busy", "too many aims: slow down", req.id))
         if self._may_act(conn, seat, req.id) is None:
             return
         cursor = req.get("cursor")
