@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +81,27 @@ def _dice_arg(text: str) -> list[int]:
     return faces
 
 
+class _Rulesets:
+    """`--ruleset`'s choices: the ruleset registry, read only when a choice is checked or
+    listed (a bare `skirmish` starts without loading the engine)."""
+
+    def _names(self) -> tuple[str, ...]:
+        from engine.rulesets import ruleset_names
+
+        return ruleset_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+RULESET_HELP = "the rules: %(choices)s (default: the encounter's own)"
+"""A metavar and a help text that lists the choices only when help is shown (argparse would
+list them in `add_argument` otherwise, loading the engine)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="skirmish",
@@ -93,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play an encounter in the app")
     play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
     play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
         type=_control_arg,
@@ -129,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    sim.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
         type=_dice_arg,
