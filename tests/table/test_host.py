@@ -286,6 +286,8 @@ def test_an_opportunity_attack_is_asked_of_the_players_seat(host: HostProc) -> N
     assert not [m for m in kara.drain(0.3) if m["t"] == "ask"]
     kara.send("answer", value=True)
     assert kara.until("refused")["code"] == "not-your-creature"
+    gm.send("control", creature="brak", to="ai")  # while the engine waits: not now
+    assert gm.until("refused")["reason"] == "answer the question first"
     brak.send("answer", value="yes")
     assert brak.until("error")["code"] == "bad-field"
     brak.send("answer", value=True)

@@ -424,6 +424,8 @@ class Host:
         cid, to = req.get("creature"), req.get("to")
         if cid not in self.ctl.control:
             return conn.send(P.refused("illegal", f"no creature {cid!r}", req.id))
+        if self.pending is not None:  # the engine waits on an answer, holding the fight
+            return conn.send(P.refused("busy", "answer the question first", req.id))
         if self.ctl.control[cid] != to:
             self.ctl.toggle_control(cid)
         self.say(f"GM: {cid} is played by {'the AI' if to == 'ai' else 'a person'}")
