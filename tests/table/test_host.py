@@ -97,6 +97,9 @@ def test_f_mod_11_players_do_not_see_the_invisible_shade_the_gm_does(host: HostP
     kv = play_until_turn(kara, {"kara"})
     gv = play_until_turn(gm, {"kara"})
     assert "shade-1" in gv["creatures"] and "shade-1" in gv["order"]
+    assert gv["fog"] is False  # the GM's picture shows the shade, marked hidden to the party
+    assert gv["creatures"]["shade-1"]["sight"] == "hidden"
+    assert kv["fog"] is True
     assert "shade-1" not in kv["creatures"] and "shade-1" not in kv["order"]
     assert {"gob-1", "gob-2", "kara", "brak"} <= set(kv["creatures"])
     kara.send("view", seat="gm")

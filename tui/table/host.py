@@ -156,6 +156,7 @@ class Host:
         self.requests = 0
         """Requests handled (the fuzz soak counts them)."""
         ctl.notify = self._news
+        ctl.all_seeing = True  # the GM's picture; each seat's is cut from it
         self._compute_seen()
 
     # --- serving -------------------------------------------------------------------------
@@ -574,6 +575,7 @@ def seat_view_json(data: dict[str, Any], seen: frozenset[str]) -> dict[str, Any]
     out = dict(data)
     out["creatures"] = {k: c for k, c in data["creatures"].items() if k in seen}
     out["order"] = [c for c in data["order"] if c in seen]
+    out["fog"] = True  # a player's picture (what it can't see isn't in it at all)
     if data["current"] not in seen:
         out["current"] = None
         out["actions"] = [False, False, False]

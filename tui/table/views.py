@@ -55,6 +55,7 @@ def seat_view(view: View, seen: frozenset[str] | None) -> View:
         current=current,
         order=tuple(c for c in view.order if c in seen),
         actions=view.actions if current else (False, False, False),
+        fog=True,
     )
 
 
@@ -101,6 +102,8 @@ def _creature(d: dict[str, Any]) -> CreatureView:
     data["defenses"] = tuple(data["defenses"])
     data["effects"] = tuple(EffectView(**e) for e in data["effects"])
     data["powers"] = tuple(PowerView(**p) for p in data["powers"])
+    if data.get("last_seen") is not None:
+        data["last_seen"] = tuple(data["last_seen"])
     return CreatureView(**data)
 
 
@@ -118,6 +121,7 @@ def view_from_json(d: dict[str, Any]) -> View:
             surprise=bool(d["surprise"]),
             actions=_tuple(d["actions"]),
             moved=bool(d["moved"]),
+            fog=bool(d.get("fog", False)),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a view: {exc}") from None
