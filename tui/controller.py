@@ -196,6 +196,12 @@ class Controller:
         """The save this fight was resumed from (None: a new fight)."""
         self.save_problem: str | None = None
         """Why this fight is not being saved, if it isn't."""
+        self.all_seeing = False
+        """The views are the GM's whoever plays whom (a table's host: it cuts each seat's
+        view from them, `tui.table.views`)."""
+        self.save_dir: Path | None = None
+        """Where a new fight's autosave goes (None: the autosave folder); a table's host
+        keeps its save in its private directory."""
         self.names: Names = names_of_encounter(self.enc)
         self._sent = 0
         self._known: dict[str, Known] = {}
@@ -289,7 +295,7 @@ class Controller:
         """Whose eyes the screen shows (issue 12 item 15): the sides of the creatures a person
         plays. None: everything, hidden creatures marked, for the GM (dice typed at the table,
         GM step mode) and for someone watching the AI play every creature."""
-        if self.options.manual_dice or self.step_mode:
+        if self.options.manual_dice or self.step_mode or self.all_seeing:
             return None
         sides = {self._side[c] for c, ctl in self.control.items() if ctl == "player"}
         return sides or None
@@ -403,7 +409,11 @@ class Controller:
                 return
             try:
                 self.hist = autosave.begin(
-                    self.enc, deciders=self._decider, live=self._live, meta=self.options.meta()
+                    self.enc,
+                    deciders=self._decider,
+                    live=self._live,
+                    meta=self.options.meta(),
+                    directory=self.save_dir,
                 )
             except (SaveError, OSError) as exc:  # play on, unsaved, and say so
                 self.save_problem = str(exc)
