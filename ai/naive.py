@@ -81,8 +81,8 @@ class NaivePolicy:
         return None
 
     def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
-        for power, reason in enc.usable_powers():
-            if reason is not None or power not in basic_powers(c):
+        for power, refusal in enc.power_refusals():
+            if refusal is not None or power not in basic_powers(c):
                 continue
             targets = enc.targets(power.id)
             if not targets:

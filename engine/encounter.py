@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine import turn_budget
 from engine.actions import Action, Impossible
 from engine.attacks import AttackPreview, preview
 from engine.battle import Battle
@@ -142,19 +143,8 @@ class Encounter:
     # --- what is legal ------------------------------------------------------------------
     def can_spend(self, kind: str) -> bool:
         """F-TRN-1/4 and dazed: is an action of `kind` still available this turn?"""
-        b = self.battle
         c = self.current
-        if c is None or kind not in b.ruleset.turn_actions(b):  # S-2: 4srd, no minor
-            return False
-        spent = b.spent
-        std = spent["standard"] + (kind == "standard")
-        mov = spent["move"] + (kind == "move")
-        total = std + mov + spent["minor"] + (kind == "minor")
-        if total > 1 and (b.surprise_round or b.has(c, "dazed")):
-            return False
-        # a standard may be spent as a move or a minor, a move as a minor (F-TRN-1)
-        slots = 1 + b.extra_standard
-        return std <= slots and std + mov <= slots + 1 and total <= slots + 2
+        return c is not None and turn_budget.can_spend_one(self.battle, c, kind)
 
     def power_refusals(self) -> list[tuple[Power, Impossible | None]]:
         """Each power of the current creature with the refusal (`code`, `reason`) that
