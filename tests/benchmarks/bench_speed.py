@@ -132,20 +132,36 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
     maps = json.loads(args.maps)
     quick = args.quick
     out: dict[str, Any] = {"tree": str(Path(__import__("engine").__file__).parents[1])}
-    if args.part == "rss":
+    part = args.part
+    if part == "rss":
         _allow_big_maps()
         r = _fight(maps["200x200x64"], SEED, 3 if quick else 30)
         out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         out["fight_200"] = r["cpu"] * 1000
         out["rounds_capped"] = 3 if quick else 30
         return out
-    # 1. CPU per fight
+    if part == "fights":
+        _fights(out, maps, quick)
+    elif part == "decisions":
+        _decisions(out, maps, quick)
+    elif part == "brawl":
+        _brawl(out, maps, quick)
+    elif part == "attacks":
+        _attacks(out, args.root, quick)
+    elif part == "jobs":
+        _jobs(out, args.sim_runs)
+    return out
+
+
+def _fights(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
     for name, n in (("default", 3 if quick else 12), ("40x40x8", 3 if quick else 12)):
         _fight(maps[name], SEED - 1, 99)  # warm the per-map memos
         gc.collect()
         cpus = [_fight(maps[name], SEED + i, 99)["cpu"] * 1000 for i in range(n)]
         out[f"fight_{name}"] = statistics.mean(cpus)
-    # 2. decisions
+
+
+def _decisions(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
     for size in (40, 100):
         for monsters in (10, 20):
             name = f"{size}x{size}x{monsters}"
@@ -164,7 +180,9 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
                 max(dec),
                 percentile(side, 0.95),
             ]
-    # 3. brawl
+
+
+def _brawl(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
     _fight(maps["brawl"], SEED - 1, 99, naive=True)
     turns, cpu = 0, 0.0
     for i in range(20 if quick else 200):
@@ -172,18 +190,21 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         turns += r["turns"]
         cpu += r["cpu"]
     out["brawl"] = turns / cpu
-    # 4. attacks
-    sys.path.insert(0, str(Path(args.root) / "tests" / "benchmarks"))
-    sys.path.insert(0, str(Path(args.root) / "tests"))
+
+
+def _attacks(out: dict[str, Any], root: str, quick: bool) -> None:
+    sys.path.insert(0, str(Path(root) / "tests" / "benchmarks"))
+    sys.path.insert(0, str(Path(root) / "tests"))
     import bench_attack as ba
 
     n, rep = (3000, 3) if quick else (30_000, 3)
     out["attack_apply"] = ba.measure(ba.through_apply(ba.arena()), n, rep)
     out["attack_resolve"] = ba.measure(ba.resolution_only(ba.arena()), n, rep)
-    # 5. run_many
+
+
+def _jobs(out: dict[str, Any], runs: int) -> None:
     from ai.sim import Job, run_many
 
-    runs = args.sim_runs
     jobs = [Job("default", i, SEED + i, {}, None, None) for i in range(runs)]
     run_many(jobs[:10], 1)
     for workers in (1, 2):
@@ -195,7 +216,6 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         used = resource.getrusage(resource.RUSAGE_SELF).ru_utime - r0
         used += resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - k0
         out[f"jobs{workers}"] = [wall, used / runs * 1000]
-    return out
 
 
 # --- the parent: writes the maps, runs both trees, prints ---------------------------------
@@ -216,18 +236,36 @@ def write_maps(tmp: Path) -> dict[str, str]:
     return maps
 
 
-def run_tree(tree: Path, maps: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
-    results: dict[str, Any] = {}
+PARTS = ("fights", "decisions", "brawl", "attacks", "jobs", "rss")
+
+
+def run_part(
+    tree: Path, part: str, maps: dict[str, str], args: argparse.Namespace
+) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    for part in ("main", "rss"):
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--root", str(tree)]
-        cmd += ["--part", part, "--maps", json.dumps(maps), "--sim-runs", str(args.sim_runs)]
-        if args.quick:
-            cmd.append("--quick")
-        done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"bench_speed: the child on {tree} failed:\n{done.stderr[-3000:]}")
-        results.update(json.loads(done.stdout.strip().splitlines()[-1]))
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--root", str(tree)]
+    cmd += ["--part", part, "--maps", json.dumps(maps), "--sim-runs", str(args.sim_runs)]
+    if args.quick:
+        cmd.append("--quick")
+    done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench_speed: the child on {tree} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def run_trees(
+    trees: list[Path], maps: dict[str, str], args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """Each part on every tree in turn, the order alternating from part to part, so that a
+    change in the machine's load falls on both sides alike."""
+    results: list[dict[str, Any]] = [{} for _ in trees]
+    for i, part in enumerate(PARTS):
+        order = list(range(len(trees)))
+        if i % 2:
+            order.reverse()
+        for k in order:
+            results[k].update(run_part(trees[k], part, maps, args))
     return results
 
 
@@ -306,10 +344,10 @@ def main() -> None:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         maps = write_maps(Path(tmp))
-        now = run_tree(ROOT, maps, args)
-        before = None
-        if not args.no_before:
-            before = run_tree(unpack(args.before, Path(tmp)), maps, args)
+        trees = [ROOT] if args.no_before else [ROOT, unpack(args.before, Path(tmp))]
+        results = run_trees(trees, maps, args)
+        now = results[0]
+        before = results[1] if len(results) > 1 else None
     report(now, before, args.sim_runs)
     print(f"(bench_speed took {time.perf_counter() - t0:.0f} s)")
 
