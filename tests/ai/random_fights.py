@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import reject
-from skirmish_helpers import BASIC_MELEE, FIGHTER, write_encounter
 
 from engine.content.errors import ContentErrors
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.encounter import Encounter
+from tests.support.helpers import BASIC_MELEE, FIGHTER, write_encounter
 
 DEF = {"ac": 14, "fortitude": 13, "reflex": 13, "will": 12}
-POWERS = [
+POWERS: list[dict[str, Any]] = [
     BASIC_MELEE,
     {
         "id": "lash",

@@ -10,11 +10,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from ai_fixtures import DEF, SLAM
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from random_fights import load_fight, mid_fight
-from skirmish_helpers import BASIC_MELEE, FIGHTER, Builder, mon, pc
 
 from ai.memory import SideMemory
 from ai.plan import budget
@@ -29,6 +26,8 @@ from engine.encounter import Encounter
 from engine.estimates import estimate
 from engine.refusals import Refusal
 from engine.state import Combatant
+from tests.ai.random_fights import load_fight, mid_fight
+from tests.support.helpers import BASIC_MELEE, DEF, FIGHTER, SLAM, Builder, mon, pc
 
 SEQUENCES = {
     "move": ("move",),

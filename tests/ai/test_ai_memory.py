@@ -85,6 +85,7 @@ def test_after_an_undo_the_policy_decides_as_it_did_and_goes_on_with_its_plan() 
         again = pol.next_action(back)
         assert again.decision is not None, "the turn's first decision is made again"
         assert again.action == step.choice.action
+        assert step.choice.decision is not None
         assert again.decision.summary == step.choice.decision.summary
         assert _habits(pol, step.who, back.battle.turn_counter) == step.habits
         back.apply(again.action, again.decision)

@@ -13,15 +13,16 @@ import copy
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from random_fights import load_fight, mid_fight
 
 from ai.naive import NaivePolicy
 from ai.policy import Policy
 from ai.tactical import TacticalPolicy
 from engine.decisions import Question
 from engine.encounter import Encounter
+from tests.ai.random_fights import load_fight, mid_fight
 
 
 class _Route:
@@ -45,6 +46,7 @@ def _state(enc: Encounter) -> Any:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     map_seed=st.integers(0, 2**32 - 1),
@@ -88,6 +90,7 @@ def test_policies_never_submit_illegal_actions_nor_change_state(
         enc.apply(choice.action, choice.decision)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     map_seed=st.integers(0, 2**32 - 1),

@@ -125,13 +125,15 @@ def _allow_big_maps() -> None:
 
 
 def child(args: argparse.Namespace) -> dict[str, Any]:
-    import engine.content.loader  # noqa: F401  (so that _allow_big_maps finds its modules)
+    import engine.content.loader
     from ai.distances import warm_lines
 
     warm_lines(20)
     maps = json.loads(args.maps)
     quick = args.quick
-    out: dict[str, Any] = {"tree": str(Path(__import__("engine").__file__).parents[1])}
+    import engine
+
+    out: dict[str, Any] = {"tree": str(Path(str(engine.__file__)).parents[1])}
     part = args.part
     if part == "rss":
         _allow_big_maps()
@@ -193,9 +195,15 @@ def _brawl(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
 
 
 def _attacks(out: dict[str, Any], root: str, quick: bool) -> None:
-    sys.path.insert(0, str(Path(root) / "tests" / "benchmarks"))
+    import importlib.util
+
     sys.path.insert(0, str(Path(root) / "tests"))
-    import bench_attack as ba
+    spec = importlib.util.spec_from_file_location(
+        "bench_attack", Path(root) / "tests" / "benchmarks" / "bench_attack.py"
+    )
+    assert spec is not None and spec.loader is not None
+    ba = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ba)
 
     n, rep = (3000, 3) if quick else (30_000, 3)
     out["attack_apply"] = ba.measure(ba.through_apply(ba.arena()), n, rep)
