@@ -159,8 +159,7 @@ class TacticalPolicy:
         plan.records, plan.last = pt.records, act
         if not first or option is None:
             return Choice(act)
-        ms = (time.perf_counter() - t0) * 1000
-        return Choice(act, self._decision(enc.battle, c, option, ms))
+        return Choice(act, self._decision(enc.battle, c, option, t0))
 
     @staticmethod
     def _went_on(enc: Encounter, plan: _Plan, key: tuple[FightKey, str, int]) -> bool:
@@ -174,8 +173,9 @@ class TacticalPolicy:
         square, so the second action can only be another move (or nothing)."""
         return plan.moving and plan.searched and plan.index == len(plan.steps) and c.pos == plan.end
 
-    def _decision(self, b: Battle, c: Combatant, option: Option, ms: float) -> Decision:
-        """The `decision` event of a turn's first action: the choice and the runners-up."""
+    def _decision(self, b: Battle, c: Combatant, option: Option, t0: float) -> Decision:
+        """The `decision` event of a turn's first action: the choice and the runners-up; its
+        `ms` is the whole decision since `t0`, building these texts included (issue 14)."""
         cands = []
         seen: set[str] = set()
         for o in self.last_options:
@@ -186,7 +186,9 @@ class TacticalPolicy:
             cands.append({"action": text, "score": round(o.score, 2)})
             if len(cands) >= MAX_CANDIDATES:
                 break
-        return Decision(c.id, self.name, summary(b, c, option), tuple(cands), round(ms, 3))
+        text = summary(b, c, option)
+        ms = (time.perf_counter() - t0) * 1000
+        return Decision(c.id, self.name, text, tuple(cands), round(ms, 3))
 
     def _follow(self, enc: Encounter, c: Combatant, plan: _Plan) -> Action | None:
         """The plan's next action if it still makes sense and is legal, else None (plan
