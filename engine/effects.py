@@ -181,11 +181,8 @@ def saving_throw(battle: Battle, c: Combatant, eff: ActiveEffect, when: str) -> 
 def save_mods(battle: Battle, c: Combatant) -> list[Mod]:
     """What adds to a saving throw of `c` (F-SAV-1): its own `save_bonus` (an elite's +2, a
     solo's +5) and the effects on it that change saves."""
-    return [
-        Mod(source, v)
-        for source, v in (("save_bonus", c.creature.save_bonus), ("bonus", battle.modifier(c, "saves")))
-        if v
-    ]
+    parts = (("save_bonus", c.creature.save_bonus), ("bonus", battle.modifier(c, "saves")))
+    return [Mod(source, v) for source, v in parts if v]
 
 
 def creature_dropped(battle: Battle, c: Combatant) -> None:
