@@ -15,7 +15,7 @@ from typing import Any
 from engine.conditions import BY_NAME, ConditionInfo
 from engine.decisions import AutoDecider, Decider, Question, check_answer
 from engine.dice import DiceExpr, DiceSource, RecordingDice, Roll, roll
-from engine.events import Event, Logged
+from engine.events import ROLL_EVENTS, Event, Logged
 from engine.grid import BattleMap, Occupancy, Occupant, footprint
 from engine.rulesets import Ruleset
 from engine.state import ActiveEffect, Combatant
@@ -117,16 +117,29 @@ class Battle:
 
     # --- events -------------------------------------------------------------------
     def emit(self, event: Event) -> None:
-        self.log.append(Logged(len(self.log), self.round, event))
+        by = self.dice.origin() if self.dice.pending and event.type in ROLL_EVENTS else None
+        self.log.append(Logged(len(self.log), self.round, event, by))
 
     def events_since(self, mark: int) -> list[Logged]:
         return self.log[mark:]
 
     # --- dice ----------------------------------------------------------------------
-    def d20(self, purpose: str, who: str | None) -> int:
+    def d20(self, purpose: str, who: str | None, hint: Callable[[], str] | None = None) -> int:
+        """`hint`: what the roll needs, for a person rolling it (computed only then)."""
+        if hint is not None and self.dice.explains:
+            purpose = f"{purpose}: {hint()}"
         return self.dice.roll(20, purpose, who)
 
-    def roll(self, expr: DiceExpr, purpose: str, who: str | None, maximize: bool = False) -> Roll:
+    def roll(
+        self,
+        expr: DiceExpr,
+        purpose: str,
+        who: str | None,
+        maximize: bool = False,
+        hint: Callable[[], str] | None = None,
+    ) -> Roll:
+        if hint is not None and self.dice.explains and not maximize:
+            purpose = f"{purpose}: {hint()}"
         return roll(expr, self.dice, purpose, who, maximize)
 
     # --- questions -----------------------------------------------------------------

@@ -77,6 +77,9 @@ class Record:
     faces: tuple[int, ...]
     answers: tuple[Any, ...]
     decision: Decision | None = None
+    typed: tuple[int, ...] = ()
+    """Table play: the indices in `faces` of the faces a person typed in (the rest the app
+    rolled); kept so that a replayed log still says which were which."""
 
 
 class Encounter:
@@ -151,7 +154,8 @@ class Encounter:
         roll_initiative(b)
         begin(b)
         self.started = True
-        self.records.append(Record(None, tuple(b.dice.take()), tuple(b.answers)))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(None, faces, tuple(b.answers), None, b.dice.typed_taken))
         return b.log[mark:]
 
     # --- state ------------------------------------------------------------------------
@@ -279,7 +283,8 @@ class Encounter:
             check_end(b)
         if not b.over and actor is not None and b.current == actor and not b.can_act(b[actor]):
             end_turn(b, b[actor])  # it dropped or was stunned mid-turn: its turn is over
-        self.records.append(Record(action, tuple(b.dice.take()), tuple(b.answers), decision))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(action, faces, tuple(b.answers), decision, b.dice.typed_taken))
         return b.log[mark:]
 
     def _need_current(self) -> Combatant:
@@ -449,12 +454,19 @@ class Encounter:
         rebuild) and `advance(sides, purpose, who)` (roll the seeded part if that roll is
         seeded): the replay then advances the seeded part alongside the recorded faces, so an
         undo in table mode never re-rolls the dice the app rolls."""
-        faces = [f for r in records for f in r.faces]
+        faces: list[int] = []
+        typed: set[int] = set()
+        for r in records:
+            typed.update(len(faces) + i for i in r.typed)
+            faces.extend(r.faces)
         fresh = getattr(live, "fresh", None)
         if callable(fresh):
             live = fresh()
         source = ReplayDice(
-            faces, live if live is not None else SeededDice(seed or 0), advance_live=live is None
+            faces,
+            live if live is not None else SeededDice(seed or 0),
+            advance_live=live is None,
+            typed=typed,
         )
         enc = cls.create(
             loaded, seed=seed, dice=source, deciders=deciders, control=control, ruleset=ruleset
@@ -476,10 +488,22 @@ class ReplayDice:
     rolls alongside the recorded faces, so that after the replay it stands exactly where the
     original fight's stream stood (undo, then redo the same action: the same dice)."""
 
-    def __init__(self, faces: Sequence[int], live: DiceSource, *, advance_live: bool) -> None:
+    def __init__(
+        self,
+        faces: Sequence[int],
+        live: DiceSource,
+        *,
+        advance_live: bool,
+        typed: set[int] | frozenset[int] = frozenset(),
+    ) -> None:
         self._faces = list(faces)
         self._i = 0
         self._live = live
+        self._typed = typed
+        self.reports_typed = bool(typed) or bool(getattr(live, "reports_typed", False))
+        """Table play: which faces were typed is known (the records', then the live's)."""
+        self.explains = bool(getattr(live, "explains", False))
+        self.last_typed = False
         skip = live.roll if advance_live else getattr(live, "advance", None)
         self._advance: Callable[[int, str, str | None], object] | None = skip
 
@@ -495,5 +519,8 @@ class ReplayDice:
                 self._advance(sides, purpose, who)
             if not 1 <= face <= sides:
                 raise ValueError(f"recorded face {face} is not a d{sides} face ({purpose})")
+            self.last_typed = self._i - 1 in self._typed
             return face
-        return self._live.roll(sides, purpose, who)
+        face = self._live.roll(sides, purpose, who)
+        self.last_typed = bool(getattr(self._live, "last_typed", False))
+        return face

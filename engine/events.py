@@ -296,6 +296,10 @@ class Logged:
     seq: int
     round: int
     event: Event
+    rolled_by: str | None = None
+    """Table play: who rolled the dice this event reads, "table" (typed in by a person),
+    "app" (rolled by the app: its side's dice, or Ctrl+R) or "mixed"; None elsewhere
+    (docs/log.md, additions to the log contract)."""
 
     @property
     def type(self) -> str:
@@ -304,4 +308,12 @@ class Logged:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "type": self.event.type, "round": self.round}
         out.update(self.event.payload())
+        if self.rolled_by is not None:
+            out["rolled_by"] = self.rolled_by
         return out
+
+
+ROLL_EVENTS = frozenset(
+    {"check", "initiative", "attack", "damage", "heal", "save", "death_save", "recharge"}
+)
+"""The events that read dice: the first one after a roll carries who rolled it."""

@@ -8,7 +8,8 @@ The engine is event-sourced, so a save is the encounter's source plus `Encounter
                       read: base64 of zlib of their JSON), "ruleset", "seed",
                       "control" (creature id -> player|ai), "created", "meta"}
     then     record  {"crc", "n", "action" (null for the start), "faces"?, "answers"?,
-                      "decision"?, "actor", "round"}
+                      "typed"? (indices of the faces typed at the table), "decision"?,
+                      "actor", "round"}
              undo    {"crc", "undo": K}      the records from n=K on were undone
              end     {"crc", "end": {"winner", "reason", "rounds"}}   the fight finished
 
@@ -257,6 +258,8 @@ def record_json(entry: SaveEntry) -> dict[str, Any]:
         out["faces"] = list(rec.faces)
     if rec.answers:
         out["answers"] = list(rec.answers)
+    if rec.typed:
+        out["typed"] = list(rec.typed)
     if rec.decision is not None:
         d = rec.decision.payload()
         cands = d["candidates"]
@@ -295,6 +298,11 @@ def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
     answers = d.get("answers", [])
     if not isinstance(answers, list):
         raise ValueError("'answers' is not a list")
+    typed = d.get("typed", [])
+    if not isinstance(typed, list) or not all(
+        isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(faces) for i in typed
+    ):
+        raise ValueError("'typed' is not a list of indices into 'faces'")
     decision = None
     dd = d.get("decision")
     if dd is not None:
@@ -312,7 +320,7 @@ def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
     rnd = d.get("round", 0)
     return SaveEntry(
         n=n,
-        record=Record(action, tuple(faces), tuple(answers), decision),
+        record=Record(action, tuple(faces), tuple(answers), decision, tuple(sorted(set(typed)))),
         actor=actor if isinstance(actor, str) else None,
         round=rnd if isinstance(rnd, int) else 0,
         line=line,

@@ -37,7 +37,7 @@ from engine.decisions import (
     Question,
     SaveOrderQuestion,
 )
-from engine.dice import DiceRequest, ManualDice, SeededDice
+from engine.dice import DiceRequest, DiceSource, InvalidFace, SeededDice
 from engine.encounter import Encounter
 from engine.events import Logged
 from engine.history import History
@@ -109,39 +109,59 @@ class Abandoned(Exception):
 
 class TableDice:
     """Table mode's dice: creatures of the `manual` sides roll real dice and a person types
-    the faces in; the app rolls everyone else's from the fight's seeded stream.
+    the faces in; the app rolls everyone else's from the fight's seeded stream, and a typed
+    side's roll the person hands back to the app (Ctrl+R: `ask` answers None) from `fallback`.
 
     It offers what `Encounter.replay` needs to rebuild such a fight (undo, redo, resume)
     without re-rolling the app's dice: `fresh()` (the seeded part back at the start) and
-    `advance()` (the seeded part rolls alongside each replayed face it rolled first time)."""
+    `advance()` (the seeded part rolls alongside each replayed face it rolled first time).
+    It tells the engine which faces were typed (`last_typed`: the log says so) and wants each
+    roll's purpose to say what is needed (`explains`)."""
+
+    reports_typed = True
+    explains = True
 
     def __init__(
         self,
         seed: int,
-        ask: Callable[[DiceRequest], int],
+        ask: Callable[[DiceRequest], int | None],
         side_of: Callable[[str], str | None],
         manual: frozenset[str],
+        fallback: DiceSource | None = None,
     ) -> None:
         self.seed = seed
         self._ask = ask
         self._side_of = side_of
         self._sides = manual
         self._seeded = SeededDice(seed)
-        self._manual = ManualDice(ask)
+        self._fallback = fallback if fallback is not None else SeededDice(seed + 7919)
+        self.last_typed = False
 
     def _typed(self, who: str | None) -> bool:
         return who is not None and self._side_of(who) in self._sides
 
     def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
-        source = self._manual if self._typed(who) else self._seeded
-        return source.roll(sides, purpose, who)
+        if not self._typed(who):
+            self.last_typed = False
+            return self._seeded.roll(sides, purpose, who)
+        face = self._ask(DiceRequest(sides, purpose, who))
+        if face is None:  # the person let the app roll this one
+            self.last_typed = False
+            return self._fallback.roll(sides, purpose, who)
+        # The UI validates before answering; this is the last guard before a typo
+        # becomes a 37 on a d20.
+        if type(face) is not int or not 1 <= face <= sides:
+            wanted = f" for {purpose}" if purpose else ""
+            raise InvalidFace(f"{face!r} is not a face of a d{sides} (1..{sides}){wanted}")
+        self.last_typed = True
+        return face
 
     def advance(self, sides: int, purpose: str = "", who: str | None = None) -> None:
         if not self._typed(who):
             self._seeded.roll(sides, purpose, who)
 
     def fresh(self) -> TableDice:
-        return TableDice(self.seed, self._ask, self._side_of, self._sides)
+        return TableDice(self.seed, self._ask, self._side_of, self._sides, self._fallback)
 
 
 class _Decider:
@@ -249,6 +269,7 @@ class Controller:
             self._ask_die,
             self._side.get,
             frozenset(self.options.manual_dice),
+            self._fallback,
         )
 
     def _create(self) -> Encounter:
@@ -286,11 +307,10 @@ class Controller:
             return self._ask(q)
         raise TypeError(f"unknown question {q!r}")
 
-    def _ask_die(self, request: DiceRequest) -> int:
+    def _ask_die(self, request: DiceRequest) -> int | None:
+        """A face typed in, or None: the person let the app roll it (Ctrl+R)."""
         value = self._ask(request)
-        if value is None:  # the person let the app roll this one
-            return self._fallback.roll(request.sides, request.purpose, request.who)
-        return int(value)
+        return None if value is None else int(value)
 
     def _ask(self, question: Question | DiceRequest) -> Any:
         self._publish()

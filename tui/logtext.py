@@ -177,10 +177,10 @@ class LogFormatter:
                     and ev.target == attack.target
                     and ev.source == attack.attacker
                 ):
-                    out.append(self._line(pending, self._attack(attack, ev)))
+                    out.append(self._line(pending, self._attack(attack, ev, pending, item)))
                     pending = None
                     continue
-                out.append(self._line(pending, self._attack(attack, None)))
+                out.append(self._line(pending, self._attack(attack, None, pending)))
                 pending = None
             if isinstance(ev, Attack):
                 pending = item
@@ -196,11 +196,11 @@ class LogFormatter:
                 continue
             text = self.text(ev, item.round)
             if text is not None:
-                out.append(self._line(item, text))
+                out.append(self._line(item, (text[0], text[1] + rolled_by(item))))
         if pending is not None:
             attack = pending.event
             assert isinstance(attack, Attack)
-            out.append(self._line(pending, self._attack(attack, None)))
+            out.append(self._line(pending, self._attack(attack, None, pending)))
         return out
 
     def _line(self, item: Logged, text: tuple[LineKind, str]) -> Line:
@@ -208,7 +208,9 @@ class LogFormatter:
         return Line(item.seq, item.round, kind, body)
 
     # --- one event -----------------------------------------------------------------------
-    def _attack(self, a: Attack, d: Damage | None) -> tuple[LineKind, str]:
+    def _attack(
+        self, a: Attack, d: Damage | None, at: Logged | None = None, dt: Logged | None = None
+    ) -> tuple[LineKind, str]:
         n = self.names
         verb = {"hit": "hits", "crit": "CRITS", "miss": "misses"}[a.outcome]
         power = "" if a.power in n.basic else f" with {n.power(a.power)}"
@@ -235,8 +237,12 @@ class LogFormatter:
             extras.append("wrong square")
         if extras:
             text += f" [{', '.join(extras)}]"
+        if at is not None:
+            text += rolled_by(at)
         if d is not None:
             text += f", {d.amount} damage{_mods(d.adjustments)}"
+            if dt is not None:
+                text += rolled_by(dt)
         return ("hit" if a.outcome != "miss" else "miss"), text
 
     def text(self, ev: Event, round_: int = 0) -> tuple[LineKind, str] | None:
@@ -353,6 +359,15 @@ class LogFormatter:
         owner = self.names.who(ev.owner) if ev.owner else "its owner"
         bits.append(DURATION.get(ev.duration, ev.duration).format(owner=owner))
         return ", ".join(bits)
+
+
+ROLLED_BY = {"table": " (typed)", "app": " (app rolled)", "mixed": " (partly typed)"}
+
+
+def rolled_by(item: Logged) -> str:
+    """Table play: who rolled the dice of this line, typed at the table or rolled by the app
+    (none in a fight with no typed dice)."""
+    return ROLLED_BY.get(item.rolled_by or "", "")
 
 
 def _merges(last: Line, ev: StateChange, names: Names) -> bool:
