@@ -155,6 +155,83 @@ class Withdraw(Action):
         withdraw(enc, self, plan)
 
 
+class _GmAction(Action):
+    """The game master's tools (issue 12, item 23): actions like any other (logged, undone,
+    saved and replayed), taken at any point of a fight; they spend no creature's action.
+    Rules and refusals: `engine.gm`."""
+
+    __slots__ = ()
+
+    def check(self, enc: Encounter) -> Any:
+        from engine.gm import check
+
+        return check(enc, self)
+
+    def perform(self, enc: Encounter, plan: Any) -> None:
+        from engine.gm import perform
+
+        perform(enc, self, plan)
+
+
+@dataclass(frozen=True, slots=True)
+class GmHp(_GmAction):
+    """Damage (temporary hit points soak it first), healing or temporary hit points."""
+
+    name: ClassVar[str] = "gm_hp"
+    target: str
+    change: str
+    """"damage", "heal" or "temp"."""
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class GmEffect(_GmAction):
+    """Put a condition, ongoing damage or a modifier on a creature, with a duration."""
+
+    name: ClassVar[str] = "gm_effect"
+    target: str
+    duration: str = "save_ends"
+    condition: str = ""
+    ongoing: int = 0
+    ongoing_type: str = ""
+    stat: str = ""
+    value: int = 0
+    label: str = ""
+    """The effect's name in the log (default: what it does)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GmEndEffect(_GmAction):
+    """End an active effect now."""
+
+    name: ClassVar[str] = "gm_end_effect"
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmAdd(_GmAction):
+    """Reinforcements: a creature of the encounter's bestiary joins `side` at `pos`, with
+    `initiative` entered by the GM or (None) rolled."""
+
+    name: ClassVar[str] = "gm_add"
+    creature: str
+    side: str
+    pos: Square
+    id: str = ""
+    initiative: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GmRemove(_GmAction):
+    """A creature leaves the fight (flees, is captured, was never meant to be there)."""
+
+    name: ClassVar[str] = "gm_remove"
+    target: str
+
+
+GM_ACTIONS: tuple[type[Action], ...] = (GmHp, GmEffect, GmEndEffect, GmAdd, GmRemove)
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.name: cls
     for cls in (
@@ -172,6 +249,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Withdraw,
     )
 }
+ACTION_TYPES.update({cls.name: cls for cls in GM_ACTIONS})
 
 
 def action_from_json(data: dict[str, Any]) -> Action:
@@ -187,7 +265,9 @@ def action_from_json(data: dict[str, Any]) -> Action:
         value = data[f.name]
         if f.name in ("path", "squares"):
             value = tuple(tuple(v) for v in value)
-        elif f.name == "targets" or (f.name == "origin" and value is not None):
+        elif f.name in ("targets", "pos") or (f.name == "origin" and value is not None):
+            if not isinstance(value, list):
+                raise ValueError(f"bad {kind} action: {f.name} is not a list")
             value = tuple(value)
         kwargs[f.name] = value
     try:

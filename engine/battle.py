@@ -111,6 +111,9 @@ class Battle:
         """The attacker whose attack is being set up, if any. `engine.attacks.setup` asks
         `effect_flag(target, "grants_ca")` about the target alone; a Bluff's combat advantage
         is for the bluffer only (F-MOD-13), so the question needs to know who asks."""
+        self.fled_sides: set[str] = set()
+        """Sides a creature left while still standing (the GM removed it: `engine.gm`); a
+        fight they lose ends with reason "fled" (F-TRN-6: fleeing ends an encounter)."""
         self.action_modifiers: dict[str, tuple[Any, ...]] = {}
         """Attack modifiers (`Mod`s) the action in progress gives one creature's every attack
         roll: a d20srd full attack's -5 for each further attack (D-1)."""

@@ -91,6 +91,8 @@ class Encounter:
         self.seed = seed
         self.ruleset_name = ruleset
         self.records: list[Record] = []
+        self.gm_removed: dict[str, Combatant] = {}
+        """Creatures the GM took out of the fight (`engine.gm`): their ids stay taken."""
         self.started = False
 
     # --- construction ---------------------------------------------------------------

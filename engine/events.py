@@ -282,6 +282,20 @@ class Note(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Gm(Event):
+    """The game master changed the fight by hand (engine.gm; docs/log.md): `tool` is `hp`,
+    `effect`, `end_effect`, `add` or `remove`. The consequences follow as ordinary events
+    (damage, heal, temp_hp, effect_start/end, initiative, initiative_order)."""
+
+    type: ClassVar[str] = "gm"
+    tool: str
+    target: str
+    summary: str
+    combatant: dict[str, Any] | None = None
+    """`add`: the creature as encounter_start lists its combatants."""
+
+
+@dataclass(frozen=True, slots=True)
 class EncounterEnd(Event):
     type: ClassVar[str] = "encounter_end"
     winner: str | None
