@@ -53,6 +53,32 @@ PALETTE: tuple[tuple[str, str, str], ...] = (
     ),
     ("AI explanations", "Show or hide the AI's reasons in the log", "verbose"),
     ("GM step mode", "Each AI action waits for Space", "step_mode"),
+    ("GM tools (T)", "Hit points, effects, reinforcements, removal", "gm"),
+    (
+        "GM: hit points",
+        "Damage, heal or give temporary hp to the creature under the cursor",
+        "gm_tool('hp')",
+    ),
+    (
+        "GM: add an effect",
+        "A condition or an effect with a duration on the creature under the cursor",
+        "gm_tool('effect')",
+    ),
+    (
+        "GM: end an effect",
+        "End an effect on the creature under the cursor",
+        "gm_tool('end_effect')",
+    ),
+    (
+        "GM: add a creature",
+        "Reinforcements from the bestiary on the cursor's square",
+        "gm_tool('add')",
+    ),
+    (
+        "GM: remove a creature",
+        "The creature under the cursor leaves the fight",
+        "gm_tool('remove')",
+    ),
     ("Help", "Keys, conditions and the map legend", "help"),
     ("Quit fight", "Leave the fight (asks first)", "quit_fight"),
 )

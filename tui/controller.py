@@ -342,6 +342,10 @@ class Controller:
     def run_redo(self, steps: int = 1) -> None:
         self._guard(lambda: self._rewind(steps, undo=False))
 
+    def run_gm(self, action: Action) -> None:
+        """A GM tool (engine.gm): applied like any action, whoever's turn it is."""
+        self._guard(lambda: self._apply(action))
+
     def run_autoplay(self) -> None:
         self._guard(lambda: None)
 
@@ -453,10 +457,24 @@ class Controller:
 
     # --- telling the screen -------------------------------------------------------------
     def _publish(self, reset: bool = False) -> None:
+        self._meet_newcomers()
         log = self.enc.log
         events = tuple(log[self._sent :])
         self._sent = len(log)
         self.notify(Update(take(self.enc, self.control), events, reset, self.saved))
+
+    def _meet_newcomers(self) -> None:
+        """Creatures the GM added (engine.gm): who plays them, their side's dice, their
+        names in the log. Kept after an undo: their ids stay reserved for them."""
+        for c in self.enc.battle.combatants.values():
+            if c.id not in self.control:
+                self.control[c.id] = c.control
+                self._side[c.id] = c.side
+                self.names.creatures[c.id] = c.name
+                for p in c.powers:
+                    self.names.powers.setdefault(p.id, p.name)
+                    if p.basic:
+                        self.names.basic.add(p.id)
 
     # --- queries for the screen (UI thread, only while idle) ------------------------------
     def try_lock(self) -> bool:
@@ -502,6 +520,8 @@ class Controller:
             if out.name.endswith(SUFFIX) or (out.exists() and is_save(out)):
                 raise ValueError(f"{out} is a Skirmish save; refusing to overwrite it")
         stem.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(jsonl, (json.dumps(ev.to_json(), ensure_ascii=False) for ev in events))
+        from engine.gm import log_json
+
+        write_atomic(jsonl, (json.dumps(d, ensure_ascii=False) for d in log_json(events)))
         write_atomic(text, format_log(events, self.names))
         return jsonl, text, len(events)

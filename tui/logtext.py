@@ -25,6 +25,7 @@ from engine.events import (
     EncounterEnd,
     EncounterStart,
     Event,
+    Gm,
     Heal,
     Initiative,
     InitiativeOrder,
@@ -91,6 +92,7 @@ END_REASON = {
     "dead": "ends",
     "encounter_end": "ends",
     "stood_up": "stands up",
+    "gm": "ends (GM)",
 }
 
 
@@ -136,11 +138,12 @@ class Names:
 def names_of_encounter(enc: object) -> Names:
     """Names from an `engine.encounter.Encounter` (typed loosely: no import cycle to care for)."""
     battle = enc.battle  # type: ignore[attr-defined]
+    everyone = [*getattr(enc, "gm_removed", {}).values(), *battle.combatants.values()]
     powers = []
-    for c in battle.combatants.values():
+    for c in everyone:
         for p in c.powers:
             powers.append((p.id, p.name, bool(p.basic)))
-    return Names.of({c.id: c.name for c in battle.combatants.values()}, powers)
+    return Names.of({c.id: c.name for c in everyone}, powers)
 
 
 def _mods(mods: Iterable[Mod]) -> str:
@@ -341,6 +344,8 @@ class LogFormatter:
             return "ai", f"AI {n.who(ev.id)}: {ev.summary}"
         if isinstance(ev, Note):
             return "info", ev.text
+        if isinstance(ev, Gm):
+            return "info", ev.summary
         if isinstance(ev, EncounterEnd):
             who = f"{ev.winner} win" if ev.winner else "nobody wins"
             return "end", f"The fight is over after {ev.rounds} round(s): {who} ({ev.reason})"

@@ -46,6 +46,7 @@ from tui.screens.asks import dialog_for
 from tui.screens.commands import FightCommands
 from tui.screens.dialogs import AskText, Confirm, PowerPicker
 from tui.screens.full_round import FullRoundCommands, allowed
+from tui.screens.gm import GmCommands
 from tui.view import View
 from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane, Overlay
@@ -75,7 +76,7 @@ class EngineNews(Message):
         self.news = news
 
 
-class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
+class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(
             Binding(keys, f"cursor({dx},{dy})", "Cursor", show=False)
@@ -106,6 +107,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         Binding("c", "take_over", "Take over", show=False),
         Binding("v", "verbose", "AI explain", show=False),
         Binding("G", "step_mode", "GM step mode", show=False),
+        Binding("T", "gm", "GM tools", show=False),
         Binding("space,full_stop", "step", "Step AI", show=False),
     ]
 
