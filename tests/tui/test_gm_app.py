@@ -38,8 +38,7 @@ async def test_gm_hp_dialog_damages_and_shows_a_refusal_in_place() -> None:
         hp = f.view.creatures[cur].hp
         await _tool(pilot, 0)
         assert isinstance(app.screen, GmForm)
-        await press(pilot, "tab")  # change: "damage" as given
-        await _type(pilot, "x")
+        await _type(pilot, "x")  # the amount first; the change stays "damage"
         await press(pilot, "enter")
         assert isinstance(app.screen, GmForm) and "whole number" in screen_text(app)
         await press(pilot, "backspace")
@@ -50,17 +49,17 @@ async def test_gm_hp_dialog_damages_and_shows_a_refusal_in_place() -> None:
         assert f.view.creatures[cur].hp == hp - 4
         assert "takes 4 hit points" in screen_text(app)
         await _tool(pilot, 0)
-        await _type(pilot, "heal")  # typing replaces the default
-        await press(pilot, "tab")
         await _type(pilot, "9")
+        await press(pilot, "tab")
+        await _type(pilot, "heal")  # typing replaces the default
         await press(pilot, "enter")
         await settle(pilot)
         assert f.view.creatures[cur].hp == hp  # never above the maximum
         # healing a creature at full hit points: the engine refuses, the form says why
         await _tool(pilot, 0)
-        await _type(pilot, "h")
-        await press(pilot, "tab")
         await _type(pilot, "5")
+        await press(pilot, "tab")
+        await _type(pilot, "h")
         await press(pilot, "enter")
         assert isinstance(app.screen, GmForm) and "full hit points" in screen_text(app)
         await press(pilot, "escape")

@@ -249,7 +249,7 @@ class GmCommands:
             form = GmForm(
                 f"GM: {c.name}'s hit points",
                 f"{c.name}: {c.hp}/{c.max_hp} hp, {c.temp_hp} temporary",
-                [("change", "damage, heal or temp (d/h/t)", "damage"), ("amount", "amount", "")],
+                [("amount", "amount", ""), ("change", "damage, heal or temp (d/h/t)", "damage")],
                 lambda v: hp_action(c.id, v),
                 self._gm_validate,
             )

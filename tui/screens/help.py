@@ -44,6 +44,16 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("v", "show or hide the AI's explanations in the log"),
     ("G", "GM step mode: each AI action waits for Space"),
     ("Space or .", "step mode: play the next AI action"),
+    (
+        "T",
+        "GM tools on the creature or square under the cursor: hit points (damage, heal, "
+        "temporary), add or end an effect, add a creature, remove one; each is undoable",
+    ),
+    (
+        "--manual-dice",
+        "the dice prompt says the face needed (needs 12+, d20 +5 vs AC 17; 45%) and the "
+        "damage modifiers; Ctrl+R lets the app roll; the log marks (typed) and (app rolled)",
+    ),
     ("Ctrl+P", "command palette: every action by name"),
     ("?", "this help"),
     ("q", "quit (asks first during a fight; the fight is saved: `skirmish resume`)"),
