@@ -6,6 +6,7 @@ each run can write its combat log as JSON Lines (`run-NNNN-seed-S.jsonl`).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import math
@@ -182,16 +183,45 @@ def run_job(job: Job) -> RunResult:
         index=job.index,
     )
     if job.log_dir:
-        path = Path(job.log_dir) / f"run-{job.index:04d}-seed-{job.seed}.jsonl"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_log(Path(job.log_dir) / f"run-{job.index:04d}-seed-{job.seed}.jsonl", lines)
     return result
+
+
+def prepare_log_dir(folder: Path) -> str | None:
+    """Create `--log-dir` if needed; why it can't hold logs (one line), or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return f"--log-dir {folder}: is a file, not a folder"
+    except OSError as exc:
+        return f"--log-dir {folder}: can't create it: {exc.strerror or exc}"
+    if not folder.is_dir():
+        return f"--log-dir {folder}: is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"--log-dir {folder}: can't write there: permission denied"
+    return None
+
+
+def write_log(path: Path, lines: list[str]) -> None:
+    """The whole log or no file at all (a full disk leaves no empty or cut-short log); an
+    OSError whose text is one line naming the file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise OSError(exc.errno, f"can't write {path}: {exc.strerror or exc}") from None
 
 
 def prewarm(loaded: LoadedEncounter) -> None:
     """Per-process set-up shared by every fight of an encounter: the flattened movement graph
     and the engine's line tables out to the longest range of any power in it."""
     graph_of(loaded.bmap)
-    longest = max((p.range or 0) + (p.burst or 0) for p in loaded.powers.values())
+    # default=0: an encounter whose creatures have no powers at all still simulates.
+    longest = max(((p.range or 0) + (p.burst or 0) for p in loaded.powers.values()), default=0)
     warm_lines(min(max(longest, 12), 24))
 
 

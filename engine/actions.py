@@ -191,12 +191,12 @@ class GmEffect(_GmAction):
     name: ClassVar[str] = "gm_effect"
     target: str
     duration: str = "save_ends"
-    condition: str = ""
+    condition: str | None = None
     ongoing: int = 0
-    ongoing_type: str = ""
-    stat: str = ""
+    ongoing_type: str | None = None
+    stat: str | None = None
     value: int = 0
-    label: str = ""
+    label: str | None = None
     """The effect's name in the log (default: what it does)."""
 
 
@@ -217,7 +217,7 @@ class GmAdd(_GmAction):
     creature: str
     side: str
     pos: Square
-    id: str = ""
+    id: str | None = None
     initiative: int | None = None
 
 

@@ -12,10 +12,23 @@ The app's entry points are `begin` (a new fight) and `resume` (a saved one); bot
     hist = autosave.begin(Encounter.create(loaded, seed=7, deciders=ask), deciders=ask)
     hist.start(); hist.apply(action); hist.undo(); hist.redo()
     hist = autosave.resume(path, deciders=ask)      # continues the same save
+
+When the save can't be written (a full disk), `hist.apply` (start, undo, redo) raises
+`SaveFailed` after the action is applied in memory: the save still holds every record up to
+the one before, whole (the writer cut the torn line off). The fight must pause there, since
+a record the screen shows must be durable. `status(hist)` says where things stand, and
+`retry(hist)` writes what is missing; once it returns a status with `ok`, play goes on:
+
+    try:
+        hist.apply(action)
+    except autosave.SaveFailed as exc:      # show "paused: can't save (exc.what)"
+        while not autosave.retry(hist).ok:  # e.g. once a second, from a timer
+            ...
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,12 +48,14 @@ from engine.save import (
     SaveError,
     SaveFile,
     SaveHeader,
-    SaveWriter,
     end_json,
     read_save,
     record_json,
     undo_json,
 )
+from engine.savewriter import SaveFailed, SaveWriter
+
+__all__ = ["SaveError", "SaveFailed", "SaveStatus", "begin", "resume", "retry", "status"]
 
 ENV_DATA_DIR = "SKIRMISH_DATA_DIR"
 
@@ -93,12 +108,13 @@ def list_saves(directory: str | os.PathLike[str] | None = None) -> list[SaveInfo
     for p in paths:
         try:
             out.append(info(read_save(p)))
-        except SaveError as exc:
+        except Exception as exc:  # one bad file never hides the others: list it, with why
+            why = str(exc) if isinstance(exc, SaveError) else f"{p}: can't be read ({exc!r})"
             try:
-                mtime = p.stat().st_mtime
+                mtime = p.lstat().st_mtime
             except OSError:
                 mtime = 0.0
-            out.append(SaveInfo(p, p.name, 0, datetime.fromtimestamp(mtime), False, error=str(exc)))
+            out.append(SaveInfo(p, p.name, 0, datetime.fromtimestamp(mtime), False, error=why))
     out.sort(key=lambda s: (s.updated, s.path.name), reverse=True)
     return out
 
@@ -106,6 +122,19 @@ def list_saves(directory: str | os.PathLike[str] | None = None) -> list[SaveInfo
 def list_unfinished(directory: str | os.PathLike[str] | None = None) -> list[SaveInfo]:
     """Fights in progress that can be resumed, newest first."""
     return [s for s in list_saves(directory) if not s.finished and s.error is None]
+
+
+@dataclass(frozen=True, slots=True)
+class SaveStatus:
+    """Where an autosave stands: everything durable (`ok`), or paused by a failed write."""
+
+    ok: bool
+    written: int
+    """Records the save holds, all durable."""
+    pending: int
+    """Records applied in memory but not in the save yet (the fight waits for them)."""
+    error: str | None = None
+    """The last write's failure, one line (`path: can't write the save: No space left...`)."""
 
 
 class Autosaver:
@@ -123,6 +152,9 @@ class Autosaver:
         self._finished = finished
         self._next_actor = next_actor
         """Whose turn it was after the last sync: the actor of the next record."""
+        self.failure: SaveFailed | None = None
+        """The last sync's failure, until a sync succeeds."""
+        self._pending = 0
 
     @property
     def path(self) -> Path:
@@ -159,11 +191,17 @@ class Autosaver:
             raise
         return saver
 
+    def status(self) -> SaveStatus:
+        error = str(self.failure) if self.failure is not None else None
+        return SaveStatus(self.failure is None, self.written, self._pending, error)
+
     @classmethod
-    def resume(cls, save: SaveFile, enc: Encounter) -> Autosaver:
-        """Continue `save` (as read), `enc` being the encounter rebuilt from it."""
+    def resume(cls, save: SaveFile, enc: Encounter, writer: SaveWriter | None = None) -> Autosaver:
+        """Continue `save` (as read), `enc` being the encounter rebuilt from it; `writer`
+        when the save was read under its lock (`SaveWriter.open_existing`)."""
         nxt = enc.current.id if enc.current is not None else None
-        saver = cls(SaveWriter.append_to(save), save.records, save.finished is not None, nxt)
+        writer = writer if writer is not None else SaveWriter.append_to(save)
+        saver = cls(writer, save.records, save.finished is not None, nxt)
         if enc.over and save.finished is None:  # stopped before the end marker was written
             saver.sync(enc)
         return saver
@@ -213,7 +251,12 @@ class Autosaver:
         if enc.over and not finished:
             lines.append(end_json(enc.battle.winner, enc.battle.end_reason, enc.battle.round))
             finished = True
-        self.writer.append(lines)  # one write, one fsync: a crash leaves a prefix of it
+        try:
+            self.writer.append(lines)  # one write, one fsync: a crash leaves a prefix of it
+        except SaveFailed as exc:
+            self.failure, self._pending = exc, max(1, len(recs) - common)
+            raise
+        self.failure, self._pending = None, 0
         del done[common:]
         done.extend(recs[common:])
         self._finished = finished
@@ -252,9 +295,13 @@ def resume(
 ) -> History:
     """Open a save and continue it: the fight rebuilt by replay, its redo stack, and further
     actions appended to the same file. SaveError (one line) if it can't be used."""
-    save = read_save(path)
-    enc = save.encounter(deciders=deciders, live=live)
-    saver = Autosaver.resume(save, enc)
+    writer, save = SaveWriter.open_existing(path)  # locked before it is read
+    try:
+        enc = save.encounter(deciders=deciders, live=live)
+        saver = Autosaver.resume(save, enc, writer)
+    except BaseException:
+        writer.close()
+        raise
     actors = [e.actor for e in save.entries]
     return History(
         enc,
@@ -264,3 +311,20 @@ def resume(
         actors=actors,
         redo=[(e.record, e.actor) for e in save.redo],
     )
+
+
+def status(hist: History) -> SaveStatus | None:
+    """The autosave status of `hist` (None when it isn't autosaved)."""
+    saver = hist.saver
+    return saver.status() if isinstance(saver, Autosaver) else None
+
+
+def retry(hist: History) -> SaveStatus:
+    """Write what a failed sync left out; the status after (still `ok=False` if it failed
+    again: try later). Safe to call when nothing is pending."""
+    saver = hist.saver
+    if not isinstance(saver, Autosaver):
+        return SaveStatus(True, 0, 0)
+    with contextlib.suppress(SaveFailed):
+        saver.sync(hist.enc, hist.actors)
+    return saver.status()

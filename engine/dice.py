@@ -13,6 +13,7 @@ of attacks a second and must not re-read "2d6+3" each time.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
@@ -23,6 +24,10 @@ from typing import Protocol
 # "2d6+00") and to keep `distribution()` tractable, not to model any game rule.
 MAX_COUNT = 200
 MAX_SIDES = 1000
+EXACT_WORK = 20_000
+"""Table cells the exact odds may add up (about 10 ms); beyond it `prob_at_least` uses the
+normal approximation, so that valid but huge dice (`200d1000+200d1000+...`, 53 characters)
+cost microseconds instead of minutes and gigabytes. Every bundled power is far below it."""
 _DIGITS = "0123456789"
 _SPACE = " \t"
 
@@ -88,12 +93,26 @@ class DiceExpr:
         return self.constant + sum(t.sign * t.count * (t.sides + 1) / 2 for t in self.terms)
 
     def distribution(self) -> dict[int, float]:
-        """Exact probability of each possible total; the values sum to 1."""
-        low, probs, _ = _table(self.normalized())
+        """Exact probability of each possible total; the values sum to 1. DiceError if the
+        table is beyond `EXACT_WORK` (`prob_at_least` still answers, approximately)."""
+        norm = self.normalized()
+        if not norm.exact_odds:
+            raise DiceError(f"{self} has too many outcomes for an exact table")
+        low, probs, _ = _table(norm)
         return {low + i: p for i, p in enumerate(probs)}
 
+    @property
+    def exact_odds(self) -> bool:
+        """Does `prob_at_least` compute exact odds (else the normal approximation)?"""
+        return _work(self.normalized()) <= EXACT_WORK
+
     def prob_at_least(self, n: int) -> float:
-        low, _, at_least = _table(self.normalized())
+        """P(total >= n): exact within `EXACT_WORK`, else the normal approximation (with a
+        continuity correction; exactly 1 at or below the minimum and 0 above the maximum)."""
+        norm = self.normalized()
+        if _work(norm) > EXACT_WORK:
+            return _approx_at_least(norm, n)
+        low, _, at_least = _table(norm)
         index = n - low
         if index <= 0:
             return 1.0
@@ -217,6 +236,29 @@ class _Parser:
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, weapon: DiceExpr | None) -> DiceExpr:
     return _Parser(text, weapon).parse()
+
+
+@functools.lru_cache(maxsize=1024)
+def _work(expr: DiceExpr) -> int:
+    """The table cells `_table` would compute: it adds one die at a time to a growing table."""
+    size, work = 1, 0
+    for t in expr.terms:
+        for _ in range(t.count):
+            size += t.sides - 1
+            work += size
+            if work > EXACT_WORK:
+                return work
+    return work
+
+
+def _approx_at_least(expr: DiceExpr, n: int) -> float:
+    if n <= expr.min():
+        return 1.0
+    if n > expr.max():
+        return 0.0
+    var = sum(t.count * (t.sides * t.sides - 1) / 12 for t in expr.terms)
+    z = (n - 0.5 - expr.mean()) / math.sqrt(2 * var)
+    return min(1.0, max(0.0, 0.5 * math.erfc(z)))
 
 
 @functools.lru_cache(maxsize=1024)

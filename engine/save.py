@@ -31,44 +31,41 @@ are for the program; `SaveHeader.sources` gives them back), empty lists are left
 decision's candidates are stored as [action, score] pairs, and what can be derived (a
 record's one-line summary) is not stored.
 
-Saves never replace a file: a new save gets a fresh name and is linked into place only if
-that name is free.
+Writing (`engine.savewriter.SaveWriter`) never replaces a file: a new save gets a fresh name
+and is linked into place only if that name is free. Reading (here) checks every field of every
+line (`engine.savecheck`) before the engine sees it.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
 import json
 import os
 import re
-import secrets
+import stat
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action, EndTurn, Move, UsePower, action_from_json
-from engine.content.errors import ContentErrors
-from engine.content.loader import LoadedEncounter, load_encounter
+from engine import savecheck
+from engine.actions import Action, EndTurn, Impossible, Move, UsePower
+from engine.content.errors import ContentErrors, visible
+from engine.content.loader import RULESETS, LoadedEncounter, load_encounter
 from engine.decisions import Decider
-from engine.dice import DiceSource
+from engine.dice import DiceError, DiceExhausted, DiceSource, InvalidFace
 from engine.encounter import Encounter, Record
-from engine.events import Decision
-
-try:  # advisory locks: one writer per save (absent on Windows, where O_EXCL still holds)
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
+from engine.savecheck import unpack as unpack  # the inverse of `pack`, bounded
 
 FORMAT = "skirmish-save"
 VERSION = 1
 SUFFIX = ".save.jsonl"
-MAX_BYTES = 256 * 1024 * 1024
-"""A save this large is certainly something else; refuse before reading it into memory."""
+MAX_BYTES = 64 * 1024 * 1024
+"""A save this large is certainly something else (a 500-round fight is a few MB): refuse it
+before reading more. Counted in bytes actually read, not the size the file system reports."""
 
 _PREFIX = b'{"crc":"'
 _LINE = re.compile(rb'\{"crc":"([0-9a-f]{8})",(.*)\Z', re.DOTALL)
@@ -78,7 +75,10 @@ class SaveError(Exception):
     """A save that can't be read or written; `str()` is one line: `path: what is wrong`."""
 
     def __init__(self, path: str | os.PathLike[str], what: str) -> None:
-        super().__init__(f"{path}: {what}")
+        # Escaped: a file name or a value from the file (a hostile content hash, a name)
+        # must not reach a terminal raw through an error message.
+        what = visible(what.replace("\n", " "))
+        super().__init__(f"{visible(str(path))}: {what}")
         self.path = Path(path)
         self.what = what
 
@@ -101,10 +101,7 @@ def decode_line(line: bytes) -> dict[str, Any]:
     body = b"{" + m.group(2)
     if zlib.crc32(body) != int(m.group(1), 16):
         raise ValueError("checksum mismatch (the line was edited or damaged)")
-    try:
-        obj = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"not JSON ({exc})") from None
+    obj = savecheck.loads(body)
     if not isinstance(obj, dict):
         raise ValueError("not a JSON object")
     return obj
@@ -114,14 +111,6 @@ def pack(data: Any) -> str:
     """JSON, zlib-compressed, in base64: for bulky data only the program reads."""
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return base64.b64encode(zlib.compress(blob.encode("utf-8"), 9)).decode("ascii")
-
-
-def unpack(text: str) -> Any:
-    """ValueError if `text` is not what `pack` makes."""
-    try:
-        return json.loads(zlib.decompress(base64.b64decode(text, validate=True)))
-    except (ValueError, zlib.error) as exc:
-        raise ValueError(f"packed data is damaged ({exc})") from None
 
 
 # --- header ---------------------------------------------------------------------------------
@@ -178,41 +167,12 @@ class SaveHeader:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SaveHeader:
-        """Raise ValueError naming the first field that is missing or of the wrong type."""
-        want: dict[str, type | tuple[type, ...]] = {
-            "encounter": str,
-            "name": str,
-            "content_hash": str,
-            "content_ruleset": str,
-            "ruleset": str,
-            "seed": (int, type(None)),
-            "control": dict,
-            "created": str,
-        }
-        for key, kind in want.items():
-            if not isinstance(d.get(key), kind) or isinstance(d.get(key), bool):
-                raise ValueError(f"header field {key!r} is missing or malformed")
-        sources = d.get("sources")
-        if sources is None and isinstance(d.get("sources_zlib"), str):
-            sources = unpack(d["sources_zlib"])
-        if not isinstance(sources, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in sources.items()
-        ):
-            raise ValueError("header field 'sources_zlib' is missing or malformed")
-        meta = d.get("meta", {})
-        return cls(
-            encounter=d["encounter"],
-            name=d["name"],
-            content_hash=d["content_hash"],
-            content_ruleset=d["content_ruleset"],
-            sources=sources,
-            ruleset=d["ruleset"],
-            seed=d["seed"],
-            control=d["control"],
-            created=d["created"],
-            meta=meta if isinstance(meta, dict) else {},
-            version=d["version"],
-        )
+        """Raise ValueError naming the first field that is missing or malformed (every field
+        is checked: `engine.savecheck`)."""
+        version = d.get("version", VERSION)
+        if not savecheck.is_int(version, 1, VERSION):
+            raise ValueError("header field 'version' is malformed")
+        return cls(**savecheck.header_fields(d), version=version)
 
     def content(self) -> LoadedEncounter:
         """The encounter from the texts embedded in the save (never from disk: the content
@@ -278,51 +238,35 @@ def end_json(winner: str | None, reason: str | None, rounds: int) -> dict[str, A
 
 
 def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
-    """Raise ValueError saying what is malformed."""
+    """Raise ValueError saying what is malformed (each field checked: `engine.savecheck`)."""
     n = d.get("n")
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+    if not isinstance(n, int) or not savecheck.is_int(n, 0, 10**9):
         raise ValueError("record number 'n' is missing or malformed")
     raw_action = d.get("action")
-    action: Action | None = None
-    if raw_action is not None:
-        if not isinstance(raw_action, dict):
-            raise ValueError("'action' is not an object")
-        action = action_from_json(raw_action)
+    action = None if raw_action is None else savecheck.action(raw_action)
     if (action is None) != (n == 0):
         raise ValueError("only record 0 (the start) has no action")
-    faces = d.get("faces", [])
-    if not isinstance(faces, list) or not all(
-        isinstance(f, int) and not isinstance(f, bool) and f >= 1 for f in faces
-    ):
-        raise ValueError("'faces' is not a list of die faces")
-    answers = d.get("answers", [])
-    if not isinstance(answers, list):
-        raise ValueError("'answers' is not a list")
+    faces = savecheck.faces(d.get("faces", []))
+    answers = savecheck.short_list(d.get("answers", []), "'answers'")
+    savecheck.free_form(answers, "'answers'")
     typed = d.get("typed", [])
     if not isinstance(typed, list) or not all(
-        isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(faces) for i in typed
+        savecheck.is_int(i, 0, len(faces) - 1) for i in typed
     ):
         raise ValueError("'typed' is not a list of indices into 'faces'")
-    decision = None
     dd = d.get("decision")
-    if dd is not None:
-        try:
-            cands = tuple(
-                {"action": c[0], "score": c[1]} if isinstance(c, list) else c
-                for c in dd["candidates"]
-            )
-            decision = Decision(
-                str(dd["id"]), str(dd["policy"]), str(dd["summary"]), cands, float(dd["ms"])
-            )
-        except (KeyError, TypeError, ValueError):
-            raise ValueError("'decision' is malformed") from None
+    decision = None if dd is None else savecheck.decision(dd)
     actor = d.get("actor")
+    if actor is not None and not savecheck.is_id(actor):
+        raise ValueError("'actor' is not a creature id")
     rnd = d.get("round", 0)
+    if not savecheck.is_int(rnd, 0, 10**6):
+        raise ValueError("'round' is not a round number")
     return SaveEntry(
         n=n,
-        record=Record(action, tuple(faces), tuple(answers), decision, tuple(sorted(set(typed)))),
-        actor=actor if isinstance(actor, str) else None,
-        round=rnd if isinstance(rnd, int) else 0,
+        record=Record(action, faces, tuple(answers), decision, tuple(sorted(set(typed)))),
+        actor=actor,
+        round=rnd,
         line=line,
     )
 
@@ -408,6 +352,7 @@ class SaveFile:
             raise SaveError(self.path, str(exc)) from None
         records = self.records if upto is None else self.records[:upto]
         h = self.header
+        self._check_against(loaded)
         try:
             return Encounter.replay(
                 loaded,
@@ -419,20 +364,40 @@ class SaveFile:
                 live=live,
             )
         except Exception as exc:  # the records drive the engine: any failure means "bad save"
+            raise SaveError(self.path, replay_failure(exc)) from None
+
+    def _check_against(self, loaded: LoadedEncounter) -> None:
+        """The header's ruleset and control must fit the embedded encounter."""
+        h = self.header
+        if h.ruleset not in RULESETS:
+            raise SaveError(self.path, f"header field 'ruleset' is {h.ruleset[:20]!r}: unknown")
+        ids = {c.id for c in loaded.spec.combatants}
+        stray = next((cid for cid in h.control if cid not in ids), None)
+        if stray is not None:
             raise SaveError(
-                self.path,
-                f"the fight doesn't replay with this Skirmish "
-                f"({type(exc).__name__}: {exc})".replace("\n", " "),
-            ) from None
+                self.path, f"header field 'control' names {stray!r}, who is not in the fight"
+            )
+
+
+def replay_failure(exc: Exception) -> str:
+    """Why the records don't replay, said about the file (not "tuple index out of range")."""
+    if isinstance(exc, DiceExhausted):
+        why = "the saved dice run out before the records do (a record was edited or lost)"
+    elif isinstance(exc, DiceError | InvalidFace):
+        why = "a saved die face doesn't fit the die it was rolled on"
+    elif isinstance(exc, Impossible):
+        why = f"a saved action isn't legal when it is replayed ({exc.reason})"
+    else:
+        why = f"with this Skirmish ({type(exc).__name__}: {exc})"
+    return "the fight doesn't replay: " + visible(why.replace("\n", " "))[:300]
 
 
 def _read_bytes(path: Path) -> tuple[bytes, float]:
+    """The bytes of a regular file, at most MAX_BYTES of them, counted as read: a FIFO is
+    refused before it can block, /dev/zero before it fills memory (its reported size is 0)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        st = path.stat()
-        if st.st_size > MAX_BYTES:
-            raise SaveError(path, f"is {st.st_size // 2**20} MB: too large to be a Skirmish save")
-        with path.open("rb") as handle:
-            return handle.read(), st.st_mtime
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise SaveError(path, "no such file") from None
     except PermissionError:
@@ -441,6 +406,33 @@ def _read_bytes(path: Path) -> tuple[bytes, float]:
         raise SaveError(path, "is a folder, not a save") from None
     except OSError as exc:
         raise SaveError(path, f"can't read it: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SaveError(path, f"is {_kind(st.st_mode)}, not a save file")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise SaveError(path, f"can't read it: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise SaveError(
+            path, f"is more than {MAX_BYTES // 2**20} MB: too large to be a Skirmish save"
+        )
+    return data, st.st_mtime
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 def _check_header(path: Path, first: bytes) -> SaveHeader:
@@ -450,8 +442,8 @@ def _check_header(path: Path, first: bytes) -> SaveHeader:
     m = _LINE.match(first)
     text = b"{" + m.group(2) if m else first
     try:
-        obj = json.loads(text.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        obj = savecheck.loads(text)
+    except ValueError:
         obj = None
     if not isinstance(obj, dict):
         what = "binary data" if b"\0" in first[:512] else "its first line is not a save header"
@@ -467,7 +459,9 @@ def _check_header(path: Path, first: bytes) -> SaveHeader:
     version = obj.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SaveError(
-            path, f"unknown save format version {version!r}; this Skirmish reads format {VERSION}"
+            path,
+            f"unknown save format version {str(version)[:20]!r}; "
+            f"this Skirmish reads format {VERSION}",
         )
     if version > VERSION:
         raise SaveError(
@@ -484,10 +478,38 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
     """Read and check a save; SaveError (one line: file and what is wrong) if it can't be used.
 
     A torn last line (cut short by a crash: no newline, or zero bytes) is dropped and reported
-    in `torn`; every other defect refuses the whole file, which is left untouched.
+    in `torn`; every other defect refuses the whole file, which is left untouched. Nothing in
+    the file can make this raise anything but SaveError (`engine.savecheck` checks every field).
     """
     path = Path(path)
     data, mtime = _read_bytes(path)
+    pieces, torn = _split(path, data)
+    header = _check_header(path, pieces[0])
+    fold = _Fold()
+    for i, raw in enumerate(pieces[1:], start=2):
+        try:
+            obj = decode_line(raw)
+        except ValueError as exc:
+            raise SaveError(path, f"line {i} is corrupted: {exc}") from None
+        try:
+            fold.add(obj, i)
+        except ValueError as exc:
+            raise SaveError(path, f"line {i}: {exc}") from None
+    good_size = sum(len(p) + 1 for p in pieces)
+    return SaveFile(
+        path,
+        header,
+        tuple(fold.active),
+        tuple(fold.redo),
+        fold.finished,
+        torn,
+        good_size,
+        mtime,
+    )
+
+
+def _split(path: Path, data: bytes) -> tuple[list[bytes], str | None]:
+    """The complete lines (at least the header) and what was dropped from the end, if any."""
     if not data:
         raise SaveError(path, "is empty (0 bytes): no save header")
     pieces = data.split(b"\n")
@@ -497,7 +519,6 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
             raise SaveError(path, "the save header is incomplete (stopped while being created)")
         _check_header(path, tail)  # names a foreign file; a whole header would have a newline
         raise SaveError(path, "not a Skirmish save (no complete line)")
-    header = _check_header(path, pieces[0])
     torn = None
     if tail.strip(b"\0"):
         torn = f"line {len(pieces) + 1} was cut short (a crash while saving) and was dropped"
@@ -507,199 +528,62 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
     while len(pieces) > 1 and pieces[-1] and not pieces[-1].strip(b"\0"):
         pieces.pop()
         torn = torn or f"zero bytes after line {len(pieces)} were dropped"
-    good_size = sum(len(p) + 1 for p in pieces)
-
-    active: list[SaveEntry] = []
-    redo: list[SaveEntry] = []
-    finished: dict[str, Any] | None = None
-    for i, raw in enumerate(pieces[1:], start=2):
-        try:
-            obj = decode_line(raw)
-        except ValueError as exc:
-            raise SaveError(path, f"line {i} is corrupted: {exc}") from None
-        try:
-            if "n" in obj:
-                entry = entry_from_json(obj, i)
-                if entry.n != len(active):
-                    raise ValueError(
-                        f"record n={entry.n} is out of order "
-                        f"(expected n={len(active)}: a line is missing or repeated)"
-                    )
-                if redo and same_record(redo[0].record, entry.record):
-                    redo.pop(0)
-                else:
-                    redo.clear()
-                active.append(entry)
-                finished = None
-            elif "undo" in obj:
-                keep = obj["undo"]
-                if (
-                    not isinstance(keep, int)
-                    or isinstance(keep, bool)
-                    or not (1 <= keep < len(active))
-                ):
-                    raise ValueError(f"undo to {keep!r} but {len(active)} records are in force")
-                redo[:0] = active[keep:]
-                del active[keep:]
-                finished = None
-            elif "end" in obj:
-                end = obj["end"]
-                if not isinstance(end, dict):
-                    raise ValueError("'end' is not an object")
-                finished = end
-            else:
-                raise ValueError("unknown kind of record")
-        except ValueError as exc:
-            raise SaveError(path, f"line {i}: {exc}") from None
-    return SaveFile(path, header, tuple(active), tuple(redo), finished, torn, good_size, mtime)
+    return pieces, torn
 
 
-# --- writing --------------------------------------------------------------------------------
-def _fsync_dir(directory: Path) -> None:
-    """Make a new directory entry durable (a no-op where directories can't be opened)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+class _Fold:
+    """The records in force, the redo stack and the end marker, one line at a time."""
 
+    def __init__(self) -> None:
+        self.active: list[SaveEntry] = []
+        self.redo: list[SaveEntry] = []
+        self.finished: dict[str, Any] | None = None
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def slug(text: str) -> str:
-    """A file-name-safe form of an encounter's name."""
-    base = Path(text).name.removesuffix(".yaml").removesuffix(".yml") or "fight"
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", base).strip("-")[:40] or "fight"
-
-
-def new_save_name(encounter: str, now: datetime | None = None) -> str:
-    """`<encounter>_<YYYY-mm-dd_HH-MM-SS>_<random>.save.jsonl`: findable by a person, and the
-    random part keeps two fights started in the same second apart."""
-    stamp = (now or datetime.now()).strftime("%Y-%m-%d_%H-%M-%S")
-    return f"{slug(encounter)}_{stamp}_{secrets.token_hex(3)}{SUFFIX}"
-
-
-class SaveWriter:
-    """The one writer of a save: appends whole lines durably, under an exclusive lock."""
-
-    def __init__(self, path: Path, fd: int) -> None:
-        self.path = path
-        self._fd: int | None = fd
-
-    # construction
-    @classmethod
-    def create(cls, path: str | os.PathLike[str], header: SaveHeader) -> SaveWriter:
-        """A new save at `path`, which must not exist (SaveError if it does: nothing is ever
-        overwritten). The header is written to a temporary file and linked into place, so a
-        save either doesn't exist or has a whole header."""
-        path = Path(path)
-        data = encode_line(header.to_json())
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except OSError as exc:
-            raise SaveError(path, f"can't create the save: {exc.strerror or exc}") from None
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        except OSError as exc:
-            os.close(fd)
-            os.unlink(tmp)
-            raise SaveError(path, f"can't write the save: {exc.strerror or exc}") from None
-        os.close(fd)
-        try:
-            os.link(tmp, path)  # atomic, and fails if the name is taken
-        except FileExistsError:
-            os.unlink(tmp)
-            raise SaveError(path, "already exists: a save is never overwritten") from None
-        except OSError:  # no hard links here: O_EXCL still guarantees no overwrite
-            os.unlink(tmp)
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:
-                raise SaveError(path, "already exists: a save is never overwritten") from None
-            _write_all(fd, data)
-            os.fsync(fd)
-            os.close(fd)
+    def add(self, obj: dict[str, Any], line: int) -> None:
+        """ValueError saying what is wrong with the line."""
+        if "n" in obj:
+            self.record(entry_from_json(obj, line))
+        elif "undo" in obj:
+            self.undo(obj["undo"])
+        elif "end" in obj:
+            end = obj["end"]
+            if not isinstance(end, dict) or savecheck.depth(end) > 2:
+                raise ValueError("'end' is not an object")
+            self.finished = end
         else:
-            os.unlink(tmp)
-        _fsync_dir(path.parent)
-        return cls._open(path, len(data))
+            raise ValueError("unknown kind of record")
 
-    @classmethod
-    def create_in(cls, directory: str | os.PathLike[str], header: SaveHeader) -> SaveWriter:
-        """A new save with a fresh name in `directory` (created if needed)."""
-        folder = Path(directory)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise SaveError(
-                folder, f"can't create the save folder: {exc.strerror or exc}"
-            ) from None
-        for _ in range(20):
-            try:
-                return cls.create(folder / new_save_name(header.encounter), header)
-            except SaveError as exc:
-                if "already exists" not in exc.what:
-                    raise
-        raise SaveError(folder, "can't find a free save name")  # pragma: no cover
+    def record(self, entry: SaveEntry) -> None:
+        active, redo = self.active, self.redo
+        if entry.n != len(active):
+            raise ValueError(
+                f"record n={entry.n} is out of order "
+                f"(expected n={len(active)}: a line is missing or repeated)"
+            )
+        if redo and same_record(redo[0].record, entry.record):
+            redo.pop(0)
+        else:
+            redo.clear()
+        active.append(entry)
+        self.finished = None
 
-    @classmethod
-    def append_to(cls, save: SaveFile) -> SaveWriter:
-        """Continue `save` (as just read): a torn tail is cut off before the first append, so
-        the next line doesn't join it. SaveError if another Skirmish has the save open."""
-        return cls._open(save.path, save.good_size)
+    def undo(self, keep: Any) -> None:
+        if not savecheck.is_int(keep, 1, len(self.active) - 1):
+            shown = keep if savecheck.is_int(keep, -(10**9), 10**9) else "?"
+            raise ValueError(f"undo to {shown!r} but {len(self.active)} records are in force")
+        self.redo[:0] = self.active[keep:]
+        del self.active[keep:]
+        self.finished = None
 
-    @classmethod
-    def _open(cls, path: Path, good_size: int) -> SaveWriter:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_APPEND)
-        except OSError as exc:
-            raise SaveError(path, f"can't open it for writing: {exc.strerror or exc}") from None
-        try:
-            if fcntl is not None:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    raise SaveError(path, "is open in another Skirmish") from None
-            size = os.fstat(fd).st_size
-            if size < good_size:
-                raise SaveError(path, "changed since it was read (it is shorter now)")
-            if size > good_size:
-                os.ftruncate(fd, good_size)
-                os.fsync(fd)
-        except BaseException:
-            os.close(fd)
-            raise
-        return cls(path, fd)
 
-    # appending
-    def append(self, objs: Iterable[dict[str, Any]]) -> None:
-        """Write the lines (`record_json`, `undo_json`, `end_json`) in one write, then fsync:
-        when this returns they survive a crash, and a crash before leaves at most a torn
-        last line."""
-        if self._fd is None:
-            raise SaveError(self.path, "the save was closed")
-        data = b"".join(encode_line(o) for o in objs)
-        if not data:
-            return
-        try:
-            _write_all(self._fd, data)
-            os.fsync(self._fd)
-        except OSError as exc:
-            raise SaveError(self.path, f"can't write the save: {exc.strerror or exc}") from None
+_MOVED = frozenset({"SaveWriter", "SaveFailed", "new_save_name", "slug"})
 
-    def close(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)  # closing releases the lock
-            self._fd = None
+
+def __getattr__(name: str) -> Any:
+    """`engine.save.SaveWriter` and friends live in `engine.savewriter` now (lazily: that
+    module imports this one)."""
+    if name in _MOVED:
+        from engine import savewriter
+
+        return getattr(savewriter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

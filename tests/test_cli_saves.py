@@ -197,7 +197,9 @@ def test_export_to_a_file_never_overwrites_a_save(capsys, tmp_path: Path) -> Non
     assert other.read_bytes() == before
     out = tmp_path / "log.jsonl"
     out.write_text("old export\n")
-    assert main(["export", str(path), "-o", str(out)]) == 0
+    assert main(["export", str(path), "-o", str(out)]) == 1  # an existing file needs --force
+    one_line_error(capsys, "export", "already exists; use --force")
+    assert main(["export", str(path), "-o", str(out), "--force"]) == 0
     assert out.read_text().startswith('{"seq": 0, "type": "encounter_start"')
 
 

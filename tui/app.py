@@ -21,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from tui.options import GameOptions
+from tui.safetext import clean, plain
 
 if TYPE_CHECKING:
     from engine.content.loader import LoadedEncounter
@@ -162,10 +163,12 @@ class SkirmishApp(App[int]):
 
     def _failed(self, message: str, fatal: bool) -> None:
         if fatal:
-            self.exit(1, return_code=1, message=message)
+            self.exit(1, return_code=1, message=plain(message))  # printed after the app: data
             return
         self.pop_screen()  # the loading screen
-        self.notify(message, title="Can't open it", severity="error", timeout=8)
+        self.notify(
+            clean(message), title="Can't open it", severity="error", timeout=8, markup=False
+        )
 
     def play_named(self, name: str) -> None:
         """Start the bundled encounter `name` with this app's options (the start screen)."""

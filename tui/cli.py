@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui import cli_import, cli_saves
 from tui.progress import progress
+from tui.safetext import cells, clean, pad
 
 if TYPE_CHECKING:
     from engine.content.errors import ContentErrors
@@ -168,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:
         if _content_errors(exc):
-            print(str(exc), file=sys.stderr)
+            print(clean(str(exc), newlines=True), file=sys.stderr)
             return 1
         raise
 
@@ -179,7 +180,7 @@ def cmd_check(files: list[str]) -> int:
     targets = files or bundled_files()
     errors = check_files(targets)
     for err in errors:
-        print(err)
+        print(clean(str(err), newlines=True))
     if errors:
         print(f"{len(errors)} error(s) in {len({e.file for e in errors})} file(s)", file=sys.stderr)
         return 1
@@ -191,16 +192,16 @@ def cmd_list() -> int:
     from engine.content.bundled import bundled_encounters
 
     rows = bundled_encounters()
-    width = max((len(r.name) for r in rows), default=4)
+    width = max((cells(clean(r.name)) for r in rows), default=4)
     for r in rows:
         size = f"{r.width}x{r.height}"
-        print(f"{r.name:<{width}}  {size:>7}  {r.ruleset:<6}  {r.description}")
+        print(f"{pad(r.name, width)}  {size:>7}  {pad(r.ruleset, 6)}  {clean(r.description)}")
     return 0
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Play `--runs` fights headless (AI on every side) and print the summary."""
-    from ai.sim import Job, default_jobs, run_many, summarize
+    from ai.sim import Job, default_jobs, prepare_log_dir, run_many, summarize
     from engine.content.loader import load_encounter
     from engine.rulesets import get_ruleset
 
@@ -220,7 +221,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except ValueError as exc:
         if isinstance(exc, ContentErrors):
             raise
-        print(f"skirmish sim: {exc}", file=sys.stderr)
+        print(clean(f"skirmish sim: {exc}", newlines=True), file=sys.stderr)
         return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
@@ -234,8 +235,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.swap_sides and len(sides) != 2:
         print("skirmish sim: --swap-sides needs an encounter with two sides", file=sys.stderr)
         return 2
-    if args.log_dir is not None:
-        args.log_dir.mkdir(parents=True, exist_ok=True)
+    if args.log_dir is not None and (problem := prepare_log_dir(args.log_dir)) is not None:
+        print(f"skirmish sim: {problem}", file=sys.stderr)  # one line, no file left behind
+        return 2
     jobs = []
     for i in range(args.runs):
         pol = {s: named.get(s, "tactical") for s in sides}
@@ -256,7 +258,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
     workers = args.jobs if args.jobs is not None else default_jobs()
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() and args.runs >= 20
-    results = run_many(jobs, workers, progress(args.runs) if show else None)
+    try:
+        results = run_many(jobs, workers, progress(args.runs) if show else None)
+    except OSError as exc:  # a log that can't be written (a full disk): one line
+        print(f"skirmish sim: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     summary = summarize(
         results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
     )
@@ -267,7 +273,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(format_summary(args.encounter, summary, sides))
+        print(clean(format_summary(args.encounter, summary, sides), newlines=True))
     return 0
 
 

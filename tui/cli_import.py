@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from tui.safetext import clean
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -38,13 +40,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     for result in results:
         for _, _, report in result.creatures:
             if not args.quiet:
-                print("\n".join(report.lines()))
+                print(clean("\n".join(report.lines()), newlines=True))  # names are data
         for problem in result.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            print(clean(f"error: {problem}", newlines=True), file=sys.stderr)
             failed += 1
         if result.output is not None and not args.quiet:
             n = len(result.creatures)
-            print(f"wrote {result.output} ({n} creature{'s' if n != 1 else ''})")
+            print(clean(f"wrote {result.output} ({n} creature{'s' if n != 1 else ''})"))
     if not args.quiet:
         imported = sum(len(r.creatures) for r in results)
         warnings = sum(len(rep.warnings) for r in results for _, _, rep in r.creatures)

@@ -15,12 +15,15 @@ import argparse
 import importlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from tui.safetext import clean
 
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
@@ -67,6 +70,11 @@ def add_parsers(subparsers: Any) -> None:
     export.add_argument(
         "-o", "--output", metavar="FILE", default=None, help="write here instead of standard output"
     )
+    export.add_argument(
+        "--force",
+        action="store_true",
+        help="replace FILE if it exists (only ever a regular file; its permissions are kept)",
+    )
     export.set_defaults(func=cmd_export)
 
 
@@ -76,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(command: str, message: str) -> int:
-    print(f"skirmish {command}: {message}", file=sys.stderr)
+    print(clean(f"skirmish {command}: {message}", newlines=True), file=sys.stderr)
     return 1
 
 
@@ -111,19 +119,45 @@ def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -
         lines = ["Unfinished fights, newest first:"]
         for i, s in enumerate(saves, start=1):
             lines.append(
-                f"  {i:>2}. {s.encounter:<{width}}  round {s.round:<3} "
-                f"{when(s.updated):<16}  {s.path}"
+                f"  {i:>2}. {visible(s.encounter):<{width}}  round {s.round:<3} "
+                f"{when(s.updated):<16}  {visible(str(s.path))}"
             )
         lines.append("Open one with `skirmish resume N` (or a FILE, or --latest).")
     if broken:
         lines.append(f"{len(broken)} save(s) could not be read:")
-        lines.extend(f"  {b.error}" for b in broken)
-    return "\n".join(lines)
+        lines.extend(f"  {visible(b.error or '')}" for b in broken)
+    return clean("\n".join(lines), newlines=True)  # names and file names are data
+
+
+def _first_that_replays(paths: Sequence[Path]) -> SaveFile | str:
+    """The first save in `paths` that reads and replays, saying on stderr which were skipped;
+    else why the last one didn't."""
+    from engine.save import SaveError, read_save
+
+    why = "no unfinished fight opens"
+    for path in paths:
+        try:
+            save = read_save(path)
+            save.encounter()
+            return save
+        except SaveError as exc:
+            why = visible(str(exc))
+            print(f"skipping {why}", file=sys.stderr)
+    return why
+
+
+def visible(text: str) -> str:
+    """Control characters (a file name can hold ESC) shown as escapes, never sent raw."""
+    from engine.content.errors import visible as shown
+
+    return shown(text)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
     from engine.autosave import list_saves
     from engine.save import SaveError, read_save
+
+    save: SaveFile
 
     target: str | None = args.file
     if target is None or (target.isdigit() and not os.path.exists(target)):
@@ -138,12 +172,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
                 "resume",
                 f"no unfinished fight number {index} ({len(saves)} listed by `skirmish resume`)",
             )
-        target = str(saves[index - 1].path)
-    try:
-        save = read_save(target)
-        save.encounter()  # replay now, so a bad save fails here in one line, not in the app
-    except SaveError as exc:
-        return _fail("resume", str(exc))
+        if target is None:  # --latest: the newest that opens; a broken one never blocks
+            found = _first_that_replays([s.path for s in saves])
+            if isinstance(found, str):
+                return _fail("resume", found)
+            save = found
+        else:
+            target = str(saves[index - 1].path)
+    if target is not None:
+        try:
+            save = read_save(target)
+            save.encounter()  # replay now, so a bad save fails here in one line, not in the app
+        except SaveError as exc:
+            return _fail("resume", visible(str(exc)))
     if save.finished is not None:
         print(
             f"{save.path}: this fight is over ({save.finished.get('reason')}); "
@@ -151,7 +192,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if save.torn:
-        print(f"{save.path}: {save.torn}", file=sys.stderr)
+        print(clean(f"{save.path}: {save.torn}"), file=sys.stderr)
     try:
         launch_save = app_entry("launch_save")
     except ImportError as exc:
@@ -164,25 +205,18 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 # --- replay ----------------------------------------------------------------------------------
 def check_log(path: Path) -> int:
-    """Check that `path` is a JSON Lines combat log (its events count), else SaveError."""
+    """Check that `path` is a JSON Lines combat log (its events count), else SaveError: read
+    bounded from a regular file, its map and combatants within content limits."""
+    from engine.logfile import check_start, first_event, read_log_lines
     from engine.save import SaveError
 
+    lines = read_log_lines(path)
+    start = first_event(path, lines)
     try:
-        with path.open("rb") as handle:
-            first = handle.readline(1 << 20)
-            rest = sum(1 for line in handle if line.strip())
-    except OSError as exc:
-        raise SaveError(path, f"can't read it: {exc.strerror or exc}") from None
-    try:
-        obj = json.loads(first)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        obj = None
-    if not isinstance(obj, dict) or obj.get("type") != "encounter_start":
-        raise SaveError(
-            path,
-            "not a Skirmish save nor a combat log (a log's first line is an encounter_start event)",
-        )
-    return rest + 1
+        check_start(start)
+    except ValueError as exc:
+        raise SaveError(path, f"line 1: {exc}") from None
+    return len(lines)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -288,8 +322,9 @@ def is_save(path: Path) -> bool:
         return False
 
 
-def write_atomic(path: Path, lines: Iterable[str]) -> None:
-    """Write a whole file or nothing (a temp file renamed over it)."""
+def write_atomic(path: Path, lines: Iterable[str], mode: int | None = None) -> None:
+    """Write a whole file or nothing (a temp file renamed over it), with permission bits
+    `mode` (those of the file it replaces), else what a new file gets under the umask."""
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     try:
@@ -297,12 +332,41 @@ def write_atomic(path: Path, lines: Iterable[str]) -> None:
             for line in lines:
                 handle.write(line + "\n")
             handle.flush()
+            os.fchmod(handle.fileno(), mode if mode is not None else _new_file_mode())
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def output_problem(out: Path, save: SaveFile, force: bool) -> str | None:
+    """Why `export -o out` must not write there (None: it may). Only a regular file is ever
+    replaced, and only with --force; never a save, a link, a device or a folder."""
+    try:
+        st = out.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{out}: can't check it: {exc.strerror or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return f"{out}: is a folder"
+    if stat.S_ISLNK(st.st_mode):
+        return f"{out}: is a symbolic link; refusing to replace it (write to its target)"
+    if not stat.S_ISREG(st.st_mode):
+        return f"{out}: is not a regular file (a device, a pipe or a socket); refusing it"
+    if is_save(out) or out.resolve() == save.path.resolve():
+        return f"{out}: is a Skirmish save; refusing to overwrite it"
+    if not force:
+        return f"{out}: already exists; use --force to replace it"
+    return None
 
 
 def export(save: SaveFile, fmt: str) -> list[str]:
@@ -319,20 +383,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     except SaveError as exc:
         return _fail("export", str(exc))
     if save.torn:
-        print(f"{save.path}: {save.torn}", file=sys.stderr)
+        print(clean(f"{save.path}: {save.torn}"), file=sys.stderr)
     if args.output is None:
         sys.stdout.write("".join(line + "\n" for line in lines))
         return 0
     out = Path(args.output)
-    if out.is_dir():
-        return _fail("export", f"{out}: is a folder")
-    if out.exists() and (is_save(out) or out.resolve() == save.path.resolve()):
-        return _fail("export", f"{out}: is a Skirmish save; refusing to overwrite it")
+    problem = output_problem(out, save, bool(getattr(args, "force", False)))
+    if problem is not None:
+        return _fail("export", problem)
+    mode = stat.S_IMODE(out.stat().st_mode) if out.exists() else None
     try:
-        write_atomic(out, lines)
+        write_atomic(out, lines, mode)
     except OSError as exc:
         return _fail("export", f"{out}: can't write it: {exc.strerror or exc}")
-    print(f"{len(lines)} lines written to {out}", file=sys.stderr)
+    print(clean(f"{len(lines)} lines written to {out}"), file=sys.stderr)
     return 0
 
 

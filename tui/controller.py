@@ -25,7 +25,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import autosave
 from engine.actions import Action, EndTurn, Impossible
@@ -49,9 +49,13 @@ from tui.view import View, take
 if TYPE_CHECKING:
     from ai.policy import Policy
 
+T = TypeVar("T")
 __all__ = ["GameOptions"]  # re-exported: where it was defined before tui.options
 
 MAX_AI_ACTIONS_PER_TURN = 24
+RETRY_FIRST_S = 0.5
+RETRY_MAX_S = 5.0
+"""A failed save is retried after half a second, then less and less often, up to every 5 s."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,15 @@ class Refused:
 
 
 @dataclass(frozen=True)
+class Paused:
+    """The fight waits: its last change is applied but not in the save yet (a full disk), so
+    nothing more happens or is shown until a retry writes it. `reason`: the write's error."""
+
+    reason: str
+    saved: int | None
+
+
+@dataclass(frozen=True)
 class Waiting:
     """Step mode: the next AI action waits for the step key."""
 
@@ -100,7 +113,7 @@ class Failed:
     message: str
 
 
-News = Update | Ask | Refused | Waiting | Idle | Failed
+News = Update | Ask | Refused | Waiting | Idle | Failed | Paused
 
 
 class Abandoned(Exception):
@@ -207,6 +220,8 @@ class Controller:
         }
         self.names: Names = names_of_encounter(self.enc)
         self._sent = 0
+        self.paused: str | None = None
+        """Why the fight is paused (its save can't be written), while it is."""
 
     @classmethod
     def resumed(
@@ -377,13 +392,42 @@ class Controller:
             except (SaveError, OSError) as exc:  # play on, unsaved, and say so
                 self.save_problem = str(exc)
                 self.notify(Failed(f"Autosave is off: {exc}"))
-            self.hist.start()
+            self._durable(self.hist.start)
             self._publish()
+
+    def _durable(self, change: Callable[..., T], *args: Any) -> T | None:
+        """Run an engine change that autosaves (under the lock). If the save can't be written
+        (`autosave.SaveFailed`: the change is in memory, the save whole up to the one before),
+        pause: say so, retry until the save holds it, then return None (Abandoned if the app
+        closes meanwhile). Whatever the screen shows next is on disk."""
+        try:
+            return change(*args)
+        except autosave.SaveFailed as exc:
+            self._wait_for_save(str(exc))
+            return None
+
+    def _wait_for_save(self, reason: str) -> None:
+        delay = RETRY_FIRST_S
+        self.paused = reason
+        self.notify(Paused(reason, self.saved))
+        try:
+            while True:
+                if self.closed.wait(delay):
+                    raise Abandoned
+                state = autosave.retry(self.hist)
+                if state.ok:
+                    return
+                if state.error and state.error != self.paused:
+                    self.paused = state.error
+                    self.notify(Paused(state.error, self.saved))
+                delay = min(RETRY_MAX_S, delay * 2)
+        finally:
+            self.paused = None
 
     def _apply(self, action: Action) -> None:
         with self.lock:
             try:
-                self.hist.apply(action)  # durable before it returns
+                self._durable(self.hist.apply, action)  # durable before it returns
             except Impossible as exc:
                 self.notify(Refused(exc.reason))
                 return
@@ -391,8 +435,8 @@ class Controller:
 
     def _rewind(self, steps: int, *, undo: bool) -> None:
         with self.lock:
-            n = self.hist.undo(steps) if undo else self.hist.redo(steps)
-            if not n:
+            n = self._durable(self.hist.undo if undo else self.hist.redo, steps)
+            if n == 0:
                 self.notify(Refused(f"nothing to {'undo' if undo else 'redo'}"))
                 return
             self._policies.clear()  # their per-fight caches knew the encounter just replaced
@@ -415,13 +459,13 @@ class Controller:
                     return
                 count += 1
                 if count > MAX_AI_ACTIONS_PER_TURN:
-                    self.hist.apply(EndTurn())
+                    self._durable(self.hist.apply, EndTurn())
                 else:
                     choice = self._policy(c.side).next_action(self.enc)
                     try:
-                        self.hist.apply(choice.action, choice.decision)
+                        self._durable(self.hist.apply, choice.action, choice.decision)
                     except Impossible:
-                        self.hist.apply(EndTurn())
+                        self._durable(self.hist.apply, EndTurn())
                 self._publish()
 
     def _pause(self, who: str) -> None:

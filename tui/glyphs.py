@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from rich.cells import cell_len
+
 from engine.grid import Cell, Obscured, Terrain
 
 Mark = Literal["reach", "path", "provoke", "threat", "area", "target", "origin"]
@@ -92,6 +94,14 @@ def describe_cell(cell: Cell) -> str:
     return ", ".join(bits)
 
 
+def _letter(ch: str, pc: bool) -> str:
+    """A square's letter: one printable character one cell wide ("?" for a control, bidi or
+    wide character from a name, which would break the grid or reach the terminal raw)."""
+    cased = ch.upper() if pc else ch.lower()
+    ch = cased if len(cased) == 1 else ch
+    return ch if ch.isprintable() and cell_len(ch) == 1 else "?"
+
+
 def token_letters(creatures: list[tuple[str, str, bool]]) -> dict[str, tuple[str, str]]:
     """(id, glyph or name, is_pc) in encounter order -> id: (letter, number or "").
 
@@ -99,8 +109,8 @@ def token_letters(creatures: list[tuple[str, str, bool]]) -> dict[str, tuple[str
     """
     letters: dict[str, str] = {}
     for cid, glyph, pc in creatures:
-        ch = (glyph or "?")[0]
-        letters[cid] = ch.upper() if pc else ch.lower()
+        ch = _letter((glyph or "?")[0], pc)
+        letters[cid] = ch
     counts: dict[str, int] = {}
     for ch in letters.values():
         counts[ch] = counts.get(ch, 0) + 1

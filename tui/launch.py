@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.options import DEFAULT_PACE, GameOptions
+from tui.safetext import clean
 
 if TYPE_CHECKING:
     from tui.app import SkirmishApp
@@ -56,7 +57,15 @@ def check_options(options: GameOptions, sides: set[str], ids: set[str]) -> str |
 
 
 def _run(app: SkirmishApp) -> int:
-    result = app.run(mouse=False)
+    """Run the app; its exit status. A crash (Textual's `return_code` 1) or a signal (128 +
+    its number, `tui.terminal`) is never reported as 0."""
+    from tui.terminal import guarded
+
+    with guarded(app):
+        result = app.run(mouse=False)
+    code = app.return_code
+    if code:
+        return code
     return result if isinstance(result, int) else 0
 
 
@@ -71,7 +80,7 @@ def launch(args: argparse.Namespace) -> int:
         ids = {c.id for c in loaded.spec.combatants}
         problem = check_options(options, sides, ids)
         if problem:
-            print(f"skirmish play: {problem}", file=sys.stderr)
+            print(clean(f"skirmish play: {problem}"), file=sys.stderr)
             return 2
     from tui.app import SkirmishApp
 

@@ -42,6 +42,7 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from tui.safetext import clean
 
 LineKind = Literal[
     "info",
@@ -194,7 +195,7 @@ class LogFormatter:
                     last.seq,
                     last.round,
                     last.kind,
-                    f"{last.text}; {self.names.who(ev.id)} {STATE[ev.state]}",
+                    clean(f"{last.text}; {self.names.who(ev.id)} {STATE[ev.state]}"),
                 )
                 continue
             text = self.text(ev, item.round)
@@ -208,7 +209,7 @@ class LogFormatter:
 
     def _line(self, item: Logged, text: tuple[LineKind, str]) -> Line:
         kind, body = text
-        return Line(item.seq, item.round, kind, body)
+        return Line(item.seq, item.round, kind, clean(body))  # names are data: see tui.safetext
 
     # --- one event -----------------------------------------------------------------------
     def _attack(

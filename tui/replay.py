@@ -11,7 +11,6 @@ line. Either way the viewer is read-only: nothing here can change a fight.
 
 from __future__ import annotations
 
-import json
 import types
 import typing
 from collections.abc import Callable
@@ -25,7 +24,9 @@ from engine.dice import ScriptedDice
 from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
 from engine.history import control_of
-from engine.save import SaveError, read_save
+from engine.logfile import check_start, first_event, read_log_lines
+from engine.save import SaveError, read_save, replay_failure
+from engine.savecheck import loads
 from tui.glyphs import token_letters
 from tui.logtext import Names, names_of_encounter
 from tui.view import CreatureView, EffectView, View, take
@@ -76,7 +77,10 @@ def load_timeline(path: str | Path) -> Timeline:
             raise
         return log_timeline(path)
     enc = save.encounter()
-    return save_timeline(enc, path)
+    try:
+        return save_timeline(enc, path)
+    except Exception as exc:  # the viewer replays with the recorded dice only: say why not
+        raise SaveError(path, replay_failure(exc)) from None
 
 
 # --- saves: exact ---------------------------------------------------------------------------
@@ -334,19 +338,17 @@ def _log_label(chunk: list[E.Logged], names: Names, fmt: Any) -> str:
 def log_timeline(path: Path) -> Timeline:
     """SaveError naming the file and line if it isn't a combat log."""
     items: list[E.Logged] = []
-    try:
-        with path.open(encoding="utf-8") as handle:
-            for n, raw in enumerate(handle, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    items.append(logged_from_json(json.loads(raw)))
-                except (KeyError, ValueError, TypeError) as exc:
-                    raise SaveError(path, f"line {n} is not a combat log event ({exc!r})") from None
-    except OSError as exc:
-        raise SaveError(path, f"can't read it: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise SaveError(path, "not a combat log (not UTF-8 text)") from None
+    lines = read_log_lines(path)  # bounded, regular files only (engine.logfile)
+    first_event(path, lines)
+    for n, raw in enumerate(lines, start=1):
+        try:
+            d = loads(raw)
+            if n == 1:
+                check_start(d)
+            items.append(logged_from_json(d))
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            why = str(exc) if n == 1 else repr(exc)
+            raise SaveError(path, f"line {n} is not a combat log event ({why[:200]})") from None
     if not items or not isinstance(items[0].event, E.EncounterStart):
         raise SaveError(path, "not a combat log (its first line is not an encounter_start)")
     start = items[0].event

@@ -84,7 +84,8 @@ def check_files(paths: Iterable[str | Path]) -> list[ContentError]:
     errors: list[ContentError] = []
     for entry in paths:
         text = str(entry)
-        if isinstance(entry, Path) or os.path.isfile(text):
+        # Anything on disk is that file (a FIFO or a device is then refused with a reason).
+        if isinstance(entry, Path) or (os.path.exists(text) and not os.path.isdir(text)):
             src = SourceKey(os.path.normpath(text), bundled=False)
         else:
             src = SourceKey(bundled_key(text), bundled=True)

@@ -13,6 +13,15 @@ from collections.abc import Iterable, Sequence
 
 PathKey = str | int
 Path_ = tuple[PathKey, ...]
+_MAX_FIELD = 120
+
+
+def visible(text: str) -> str:
+    """`text` with every unprintable character (controls, C1, bidi overrides) written as an
+    escape, so an error message can't move the cursor or retitle the terminal it is shown in."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def field_path(path: Sequence[PathKey]) -> str:
@@ -43,15 +52,17 @@ class ContentError(Exception):
     """One problem in one content file, at one line and field."""
 
     def __init__(self, file: str, line: int | None, field: str, message: str) -> None:
-        self.file = file
+        self.file = visible(file)
         self.line = line
-        self.field = field
-        self.message = message
+        self.field = visible(field if len(field) <= _MAX_FIELD else "..." + field[-_MAX_FIELD:])
+        self.message = visible(message)
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        line = "?" if self.line is None else str(self.line)
-        return f"{self.file}:{line}: {self.field}: {self.message}"
+        # No line for what isn't in a file (a --ruleset argument, a missing bundled name):
+        # never the `file:?:` a person can't act on.
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.field}: {self.message}"
 
     def __reduce__(self) -> tuple[type[ContentError], tuple[str, int | None, str, str]]:
         # Exceptions pickle their `args`; these are rebuilt from their fields (worker processes).

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.content.checks import Origin, check_creature, check_power, duplicate_error
 from engine.content.errors import ContentError, ContentErrors, ErrorSink
+from engine.content.limits import MAX_LOAD_BYTES
 from engine.content.resources import Reader, SourceKey
 from engine.content.schema import Creature, Library, Power
 from engine.content.validation import validate
@@ -90,12 +91,19 @@ def read_doc(
     except OSError as exc:
         sink.add(ContentError(src.key, None, "(file)", f"cannot read: {exc.strerror or exc}"))
         return None
+    reader.bytes_left -= len(text)
+    if reader.bytes_left < 0:
+        message = f"this load reads more than {MAX_LOAD_BYTES // 1024} KB of content"
+        sink.add(ContentError(src.key, 1, "(file)", message))
+        return None
     sources[src.key] = text
     try:
-        return parse_yaml(text, src.key)
+        doc = parse_yaml(text, src.key, reader.values_left)
     except ContentErrors as exc:
         sink.extend(exc.errors)
         return None
+    reader.values_left -= doc.size
+    return doc
 
 
 def salvage(model: type[M], items: Any) -> tuple[list[tuple[int, M]], set[str]]:

@@ -15,6 +15,7 @@ from functools import partial
 
 from engine.content.checks import Origin
 from engine.content.errors import ContentError, did_you_mean
+from engine.content.limits import MAX_MAP_SIDE
 from engine.content.schema import Combatant, Creature, MapSpec, Side, Surprise
 from engine.grid import BattleMap, Cell, MapError, Obscured, Terrain, footprint
 
@@ -44,6 +45,7 @@ def build_map(spec: MapSpec, origin: Origin) -> tuple[BattleMap | None, list[Con
     }
     offset, rows = grid_rows(spec.grid)
     try:
+        _check_size(rows)
         return BattleMap.from_ascii(rows, legend, spec.name), []
     except MapError as exc:
         grid_path = (*origin.path, "grid")
@@ -53,6 +55,21 @@ def build_map(spec: MapSpec, origin: Origin) -> tuple[BattleMap | None, list[Con
             line = origin.doc.text_line(grid_path, offset + exc.line)
         field = ".".join(str(p) for p in grid_path)
         return None, [ContentError(origin.file, line, field, str(exc))]
+
+
+def _check_size(rows: list[str]) -> None:
+    """Refuse a map larger than MAX_MAP_SIDE squares a side before building it: its movement
+    graph and line tables grow with the square of its side (3000x3000 needs gigabytes)."""
+    if len(rows) > MAX_MAP_SIDE:
+        raise MapError(
+            f"the map has {len(rows)} rows; a map may have at most {MAX_MAP_SIDE}",
+            line=MAX_MAP_SIDE + 1,
+        )
+    for i, row in enumerate(rows, start=1):
+        if len(row) > MAX_MAP_SIDE:
+            raise MapError(
+                f"row {i} is {len(row)} squares wide; a map may be at most {MAX_MAP_SIDE}", line=i
+            )
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,15 @@ embedded copy with exactly the same include resolution (`TextReader`).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
+
+from engine.content.limits import MAX_FILE_BYTES, MAX_LOAD_BYTES, MAX_VALUES
 
 BUNDLED_PACKAGE = "maps"
 BUNDLED_PREFIX = "maps/"
@@ -60,14 +64,23 @@ def bundled_walk() -> list[str]:
 
 
 class Reader:
-    """Reads content by key from disk and the bundled package."""
+    """Reads content by key from disk and the bundled package, for one load.
+
+    It meters the load: `values_left` and `bytes_left` are what the rest of the load may still
+    read (limits.MAX_VALUES, MAX_LOAD_BYTES), so that eight includes can't add up to eight
+    times what one file may hold."""
+
+    def __init__(self) -> None:
+        self.values_left = MAX_VALUES
+        self.bytes_left = MAX_LOAD_BYTES
 
     def exists(self, src: SourceKey) -> bool:
         if src.bundled:
             rel = src.key.removeprefix(BUNDLED_PREFIX)
             node = _bundled_node(rel)
             return node is not None and node.is_file()
-        return os.path.isfile(src.key)
+        # Anything but a folder: reading then refuses a FIFO or a device with a reason.
+        return os.path.exists(src.key) and not os.path.isdir(src.key)
 
     def read(self, src: SourceKey) -> str:
         """The text, or OSError / UnicodeDecodeError (the loader turns them into errors)."""
@@ -76,14 +89,14 @@ class Reader:
             if node is None:
                 raise FileNotFoundError(src.key)
             return node.read_text(encoding="utf-8")
-        with open(src.key, encoding="utf-8") as handle:
-            return handle.read()
+        return read_text_file(src.key)
 
 
 class TextReader(Reader):
     """Reads only from given texts (keyed as in `LoadedEncounter.sources`), e.g. a save."""
 
     def __init__(self, texts: Mapping[str, str]) -> None:
+        super().__init__()
         self.texts = dict(texts)
 
     def exists(self, src: SourceKey) -> bool:
@@ -92,7 +105,34 @@ class TextReader(Reader):
     def read(self, src: SourceKey) -> str:
         if src.key not in self.texts:
             raise FileNotFoundError(src.key)
-        return self.texts[src.key]
+        text = self.texts[src.key]
+        if len(text) > MAX_FILE_BYTES:
+            raise too_large(len(text))
+        return text
+
+
+def too_large(size: int) -> OSError:
+    return OSError(
+        errno.EFBIG,
+        f"it is {size} bytes; a content file may be {MAX_FILE_BYTES // 1024} KB at most",
+    )
+
+
+def read_text_file(path: str, limit: int = MAX_FILE_BYTES) -> str:
+    """A regular file's text, read at most `limit` bytes (not trusting the size the file
+    system reports: /dev/zero says 0); OSError for anything else (a FIFO is refused at once
+    instead of blocking, a folder or a device is not content), UnicodeDecodeError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise too_large(os.path.getsize(path))
+    return data.decode("utf-8")
 
 
 def include_candidates(including: SourceKey, entry: str) -> list[SourceKey]:

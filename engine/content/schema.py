@@ -9,11 +9,23 @@ definitions; it never changes them (runtime state lives in `engine.state`).
 from __future__ import annotations
 
 import builtins
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.conditions import CONDITION_NAMES
+from engine.content.limits import (
+    MAX_COMBATANTS,
+    MAX_CREATURES,
+    MAX_GRID_CHARS,
+    MAX_INCLUDES,
+    MAX_LEGEND,
+    MAX_LIST,
+    MAX_NAME,
+    MAX_POWERS,
+    MAX_TEXT,
+)
 from engine.dice import DiceExpr
 
 Ability = Literal["str", "con", "dex", "int", "wis", "cha"]
@@ -56,6 +68,30 @@ Control = Literal["player", "ai"]
 ID_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
 Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=40)]
+
+
+def _shown_char(text: str, allowed: str = "") -> str:
+    """Refuse characters that are invisible or act on the terminal: controls (ESC, BEL, C1),
+    bidi overrides and zero-width characters (Unicode category C). Names are shown in the
+    map, the initiative list and the log, where such a character is an attack, not a name."""
+    for i, c in enumerate(text):
+        if c not in allowed and unicodedata.category(c)[0] == "C":
+            raise ValueError(
+                f"must not contain control or invisible characters "
+                f"(U+{ord(c):04X} at character {i + 1})"
+            )
+    return text
+
+
+def _plain_text(text: str) -> str:
+    return _shown_char(text, "\n\t")
+
+
+Name = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_shown_char)]
+"""A display name: one line, at most MAX_NAME characters, nothing invisible."""
+Text = Annotated[str, Field(max_length=MAX_TEXT), AfterValidator(_plain_text)]
+"""Free text (a description): lines and tabs allowed, nothing else invisible."""
+Word = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_shown_char)]
 DiceText = Annotated[str, Field(min_length=1, max_length=60)]
 Small = Annotated[int, Field(ge=0, le=50)]
 Bonus = Annotated[int, Field(ge=-20, le=40)]
@@ -113,7 +149,7 @@ class Skills(Model):
 
 class Weapon(Model):
     id: Id
-    name: str
+    name: Name
     dice: DiceText
     kind: Literal["melee", "ranged", "thrown"] = "melee"
     proficiency: Annotated[int, Field(ge=0, le=3)] = 0
@@ -138,7 +174,7 @@ class Weapon(Model):
 
 
 class Armor(Model):
-    name: str
+    name: Name
     weight: Literal["none", "light", "heavy"] = "light"
     bonus: Annotated[int, Field(ge=0, le=15)] = 0
     enhancement: Annotated[int, Field(ge=0, le=6)] = 0
@@ -155,11 +191,11 @@ class TypedBonus(Model):
     stat: BonusStat
     type: BonusType = "untyped"
     value: Bonus
-    source: str = ""
+    source: Word = ""
 
 
 class Shield(Model):
-    name: str
+    name: Name
     bonus: Annotated[int, Field(ge=0, le=4)] = 1
 
 
@@ -169,7 +205,9 @@ class DamageSpec(Model):
     dice: DiceText
     ability: Ability | None = None
     bonus: Bonus = 0
-    types: list[Annotated[str, Field(pattern=ID_PATTERN)]] = []
+    types: Annotated[
+        list[Annotated[str, Field(pattern=ID_PATTERN, max_length=40)]], Field(max_length=MAX_LIST)
+    ] = []
     multiplier: Annotated[int, Field(ge=1, le=4)] = 1
     """The power multiplies its damage: the dice are rolled this many times (S-7, D-9)."""
 
@@ -187,12 +225,12 @@ class Modifier(Model):
 class EffectSpec(Model):
     """One effect: its parts share one duration and one saving throw (F-SAV-3)."""
 
-    name: str | None = None
+    name: Name | None = None
     duration: Duration
     to: Literal["target", "self"] = "target"
-    conditions: list[str] = []
+    conditions: Annotated[list[str], Field(max_length=MAX_LIST)] = []
     ongoing: Ongoing | None = None
-    modifiers: list[Modifier] = []
+    modifiers: Annotated[list[Modifier], Field(max_length=MAX_LIST)] = []
     aftereffect: EffectSpec | None = None
 
     @field_validator("conditions")
@@ -230,7 +268,7 @@ class Heal(Model):
 class Outcome(Model):
     damage: DamageSpec | None = None
     half_damage: bool = False
-    effects: list[EffectSpec] = []
+    effects: Annotated[list[EffectSpec], Field(max_length=MAX_LIST)] = []
     forced: Forced | None = None
     heal: Heal | None = None
     grant_save: bool = False
@@ -248,12 +286,12 @@ class AttackSpec(Model):
 
 class Power(Model):
     id: Id
-    name: str
+    name: Name
     usage: Usage = "at-will"
     recharge: Annotated[int, Field(ge=2, le=6)] | None = None
     action: ActionType = "standard"
     kind: PowerKind = "melee"
-    keywords: list[str] = []
+    keywords: Annotated[list[Word], Field(max_length=MAX_LIST)] = []
     basic: bool = False
     weapon: str | None = None
     reach: Annotated[int, Field(ge=1, le=5)] | None = None
@@ -267,7 +305,7 @@ class Power(Model):
     miss: Outcome | None = None
     effect: Outcome | None = None
     crit_range: Annotated[int, Field(ge=15, le=20)] | None = None
-    description: str = ""
+    description: Text = ""
 
     @model_validator(mode="after")
     def _shape(self) -> Power:
@@ -294,7 +332,7 @@ class Power(Model):
 
 class Creature(Model):
     id: Id
-    name: str
+    name: Name
     kind: Literal["pc", "monster"] = "monster"
     level: Annotated[int, Field(ge=1, le=30)] = 1
     role: Role | None = None
@@ -306,8 +344,8 @@ class Creature(Model):
     defense_bonuses: DefenseBonuses = DefenseBonuses()
     armor: Armor | None = None
     shield: Shield | None = None
-    weapons: list[Weapon] = []
-    powers: list[Id] = []
+    weapons: Annotated[list[Weapon], Field(max_length=MAX_LIST)] = []
+    powers: Annotated[list[Id], Field(max_length=MAX_LIST)] = []
     skills: Skills = Skills()
     initiative: Bonus | None = None
     resist: dict[Annotated[str, Field(pattern=ID_PATTERN)], Annotated[int, Field(ge=1, le=50)]] = {}
@@ -322,9 +360,9 @@ class Creature(Model):
     second_wind: bool | None = None
     reach: Annotated[int, Field(ge=1, le=3)] | None = None
     glyph: Annotated[str, Field(min_length=1, max_length=1)] | None = None
-    race: str | None = None
-    description: str = ""
-    typed_bonuses: list[TypedBonus] = []
+    race: Name | None = None
+    description: Text = ""
+    typed_bonuses: Annotated[list[TypedBonus], Field(max_length=MAX_LIST)] = []
     feats: list[Feat] = []
     bab: Annotated[int, Field(ge=0, le=20)] | None = None
     """d20srd: base attack bonus (D-1); a monster with one may leave `defenses` out."""
@@ -358,20 +396,26 @@ class LegendEntry(Model):
     difficult: bool = False
     obscured: Literal["none", "lightly_obscured", "heavily_obscured", "totally_obscured"] = "none"
     depth: Annotated[int, Field(ge=0, le=100)] = 0
-    description: str = ""
+    description: Text = ""
 
 
 class MapSpec(Model):
-    name: str
-    grid: Annotated[str, Field(min_length=1)]
-    legend: dict[Annotated[str, Field(min_length=1, max_length=1)], LegendEntry] = {}
+    name: Name
+    grid: Annotated[str, Field(min_length=1, max_length=MAX_GRID_CHARS)]
+    legend: Annotated[
+        dict[
+            Annotated[str, Field(min_length=1, max_length=1), AfterValidator(_shown_char)],
+            LegendEntry,
+        ],
+        Field(max_length=MAX_LEGEND),
+    ] = {}
 
 
 class Combatant(Model):
     id: Id
     creature: Id
     side: Id
-    name: str | None = None
+    name: Name | None = None
     control: Control | None = None
     pos: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
     surprised: bool | None = None
@@ -385,8 +429,8 @@ class Surprise(Model):
     """Who is surprised: stated by id/side, or decided by Stealth against Perception (file 003)."""
 
     mode: Literal["stated", "stealth"] = "stated"
-    surprised: list[Id] = []
-    hidden: list[Id] = []
+    surprised: Annotated[list[Id], Field(max_length=MAX_COMBATANTS)] = []
+    hidden: Annotated[list[Id], Field(max_length=MAX_COMBATANTS)] = []
 
     @model_validator(mode="after")
     def _shape(self) -> Surprise:
@@ -400,19 +444,21 @@ class Surprise(Model):
 class Library(Model):
     """A content file of creatures and powers (a bestiary or a party)."""
 
-    creatures: list[Creature] = []
-    powers: list[Power] = []
+    creatures: Annotated[list[Creature], Field(max_length=MAX_CREATURES)] = []
+    powers: Annotated[list[Power], Field(max_length=MAX_POWERS)] = []
 
 
 class Encounter(Model):
     name: Id
-    description: str = ""
+    description: Text = ""
     ruleset: RulesetName = "ffd20"
     map: MapSpec
-    include: list[str] = []
-    creatures: list[Creature] = []
-    powers: list[Power] = []
-    sides: dict[Id, Side] = {}
-    combatants: Annotated[list[Combatant], Field(min_length=2)]
+    include: Annotated[
+        list[Annotated[str, Field(max_length=200)]], Field(max_length=MAX_INCLUDES)
+    ] = []
+    creatures: Annotated[list[Creature], Field(max_length=MAX_CREATURES)] = []
+    powers: Annotated[list[Power], Field(max_length=MAX_POWERS)] = []
+    sides: Annotated[dict[Id, Side], Field(max_length=MAX_COMBATANTS)] = {}
+    combatants: Annotated[list[Combatant], Field(min_length=2, max_length=MAX_COMBATANTS)]
     surprise: Surprise | None = None
     round_limit: Annotated[int, Field(ge=1, le=500)] = 50

@@ -10,6 +10,7 @@ text starts on so a map error at grid row r maps back to a file line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,12 +18,13 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.content.errors import ContentError, ContentErrors, Path_, field_path
+from engine.content.limits import MAX_DEPTH, MAX_VALUES
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 # PyYAML resolves a bare "=" to this tag but SafeLoader cannot construct it; in content
 # it is only ever meant as text (a map symbol).
 _VALUE_TAG = "tag:yaml.org,2002:value"
-_MAX_DEPTH = 64
+_DEEP_FLOW = re.compile(r"(?:[\[{][ \t]*){" + str(MAX_DEPTH + 1) + "}")
 _COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
 
 
@@ -47,6 +49,8 @@ class YamlDoc:
     """Path of a block scalar (`|` or `>`) -> the line its first text row is on."""
     containers: frozenset[Path_] = frozenset()
     """Paths whose value is a mapping or a list."""
+    size: int = 0
+    """Values read, aliases expanded (what the file costs against limits.MAX_VALUES)."""
 
     def line(self, path: Path_) -> int | None:
         """The line of the value at `path`, or of the nearest enclosing value that exists.
@@ -76,30 +80,81 @@ class YamlDoc:
 
     def error(self, path: Path_, message: str, *, at_key: bool = False) -> ContentError:
         line = self.key_line(path) if at_key else self.line(path)
+        # A file with no values (empty, only comments) is reported at its first line.
+        line = 1 if line is None else line
         return ContentError(self.file, line, field_path(path) or "(file)", message)
 
 
-def parse_yaml(text: str, file: str) -> YamlDoc:
-    """Parse one YAML document; raise `ContentErrors` for syntax errors and duplicate keys."""
-    loader = yaml.SafeLoader(text)
+def parse_yaml(text: str, file: str, max_values: int = MAX_VALUES) -> YamlDoc:
+    """Parse one YAML document; raise `ContentErrors` for syntax errors and duplicate keys.
+
+    Nothing in `text` can escape as another exception: PyYAML's reader, scanner, composer and
+    constructors each have their own error classes (and plain ValueError/KeyError for a bad
+    `!!float` or `!!bool`), nesting is capped before it can exhaust the stack, and aliases are
+    capped by the number of values they expand to."""
+    deep = _DEEP_FLOW.search(text)
+    if deep is not None:
+        # PyYAML's scanner looks 1,024 characters ahead at every `[` it can't yet place, so
+        # a long run of brackets costs it a second before the composer's limit is reached.
+        line = text.count("\n", 0, deep.start()) + 1
+        message = f"YAML syntax error: nested more than {MAX_DEPTH} levels deep"
+        raise ContentErrors([ContentError(file, line, "yaml", message)])
+    loader: _Loader | None = None
     try:
-        try:
-            node = loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
-            raise ContentErrors([_syntax_error(exc, file)]) from None
-        except yaml.reader.ReaderError as exc:
-            line = text[: max(exc.position, 0)].count("\n") + 1
-            raise ContentErrors([ContentError(file, line, "yaml", str(exc.reason))]) from None
-        except yaml.YAMLError as exc:
-            raise ContentErrors([ContentError(file, None, "yaml", str(exc))]) from None
-        walker = _Walker(loader, file)
+        loader = _Loader(text)
+        node = loader.get_single_node()
+        walker = _Walker(loader, file, max_values)
         data = None if node is None else walker.walk(node, (), 0, weak=False)
-        if walker.errors:
-            raise ContentErrors(walker.errors)
-        containers = frozenset(walker.containers)
-        return YamlDoc(file, text, data, walker.values, walker.keys, walker.blocks, containers)
+    except yaml.MarkedYAMLError as exc:
+        raise ContentErrors([_syntax_error(exc, file)]) from None
+    except yaml.reader.ReaderError as exc:
+        line = text[: max(exc.position, 0)].count("\n") + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1])
+        message = f"a control character (U+{code:04X}) can't be written in YAML; remove it"
+        raise ContentErrors([ContentError(file, line, "yaml", message)]) from None
+    except _TooBig as exc:
+        raise ContentErrors([*walker.errors, exc.error]) from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise ContentErrors([ContentError(file, 1, "yaml", f"unreadable YAML: {why}")]) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
+    if walker.errors:
+        raise ContentErrors(walker.errors)
+    containers = frozenset(walker.containers)
+    return YamlDoc(
+        file, text, data, walker.values, walker.keys, walker.blocks, containers, walker.count
+    )
+
+
+class _TooBig(Exception):
+    """Ends a walk that has expanded more values than any content file needs."""
+
+    def __init__(self, error: ContentError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing nesting deeper than `MAX_DEPTH` before it recurses further:
+    the composer calls itself once per level, so 1,000 `[` would exhaust Python's stack."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested more than {MAX_DEPTH} levels deep", mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ContentError:
@@ -123,14 +178,16 @@ def _mark(node: Node) -> Mark:
 class _Walker:
     """Turns composed nodes into plain data while recording positions."""
 
-    def __init__(self, loader: yaml.SafeLoader, file: str) -> None:
+    def __init__(self, loader: yaml.SafeLoader, file: str, max_values: int) -> None:
         self.loader = loader
+        self.max_values = max_values
         self.file = file
         self.values: dict[Path_, Mark] = {}
         self.keys: dict[Path_, Mark] = {}
         self.blocks: dict[Path_, int] = {}
         self.containers: set[Path_] = set()
         self.errors: list[ContentError] = []
+        self.count = 0
 
     def record(self, table: dict[Path_, Any], path: Path_, value: Any, weak: bool) -> None:
         # Values pulled in through a `<<` merge never override what the mapping itself says.
@@ -146,7 +203,14 @@ class _Walker:
 
     def walk(self, node: Node, path: Path_, depth: int, weak: bool) -> Any:
         self.record(self.values, path, _mark(node), weak)
-        if depth > _MAX_DEPTH:
+        self.count += 1
+        if self.count > self.max_values:
+            message = (
+                f"too many values: a load may read {MAX_VALUES} (aliases expanded, includes "
+                "counted)"
+            )
+            raise _TooBig(ContentError(self.file, node.start_mark.line + 1, "yaml", message))
+        if depth > MAX_DEPTH:
             self.fail(node, path, "nested too deeply (a recursive YAML alias?)")
             return None
         if isinstance(node, ScalarNode):
@@ -176,7 +240,12 @@ class _Walker:
             return self.loader.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
             self.fail(node, path, f"cannot read this value: {exc.problem}")
-            return None
+        except (ValueError, KeyError, TypeError, OverflowError):
+            # `!!float y`, `!!bool maybe`, `!!int x`, `!!timestamp 2001-13-45`: the safe
+            # constructors raise plain errors for these.
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            self.fail(node, path, f"cannot read this value: {node.value[:40]!r} is not a {tag}")
+        return None
 
     def mapping(self, node: MappingNode, path: Path_, depth: int, weak: bool) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -199,6 +268,9 @@ class _Walker:
             seen[key] = line
             self.record(self.keys, sub, _mark(key_node), weak)
             out[key] = self.walk(value_node, sub, depth + 1, weak)
+        if merges and depth > MAX_DEPTH:
+            self.fail(node, path, "`<<` merges nested too deeply (a mapping merged into itself?)")
+            return out
         for merge in merges:
             sources = merge.value if isinstance(merge, SequenceNode) else [merge]
             for source in sources:

@@ -271,7 +271,7 @@ def test_bad_ruleset_override(tmp_path: Path) -> None:
     with pytest.raises(ContentErrors) as info:
         load_encounter(tmp_path / "enc.yaml", ruleset="4sdr")
     assert str(info.value) == (
-        f"{tmp_path / 'enc.yaml'}:?: ruleset: must be one of: ffd20, 4srd, d20srd "
+        f"{tmp_path / 'enc.yaml'}: ruleset: must be one of: ffd20, 4srd, d20srd "
         "(got '4sdr'; did you mean '4srd'?)"
     )
 
@@ -279,7 +279,7 @@ def test_bad_ruleset_override(tmp_path: Path) -> None:
 def test_unknown_bundled_encounter() -> None:
     with pytest.raises(ContentErrors) as info:
         load_encounter("defualt")
-    assert str(info.value).startswith("defualt:?: encounter: no bundled encounter 'defualt'")
+    assert str(info.value).startswith("defualt: encounter: no bundled encounter 'defualt'")
     assert "did you mean 'default'?" in str(info.value)
 
 

@@ -11,7 +11,7 @@ import pytest
 from skirmish_helpers import mon, pc, write_encounter
 
 from engine import autosave
-from engine import save as save_mod
+from engine import savewriter as save_mod
 from engine.actions import EndTurn, Move, UsePower
 from engine.autosave import Autosaver, list_saves, list_unfinished
 from engine.content.loader import load_encounter

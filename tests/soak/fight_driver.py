@@ -1,13 +1,15 @@
-"""The process the kill soak kills: plays an AI-vs-AI fight of `default`, autosaving.
+"""The process the kill soak kills: a table-played fight of `default`, autosaving.
 
     python -m tests.soak.fight_driver SAVE_PATH SEED
 
 If SAVE_PATH doesn't exist it starts a new fight there; otherwise it resumes the fight the
-save holds (exactly as `skirmish resume` does) and plays on. It prints, flushing each line:
+save holds (exactly as `skirmish resume` does) and plays on, with player actions, undo, redo
+and dice typed in (`tests.soak.table_play`). It prints, flushing each line:
 
-    resumed N DIGEST    after rebuilding a fight of N records (DIGEST: its snapshot's digest)
-    shown N             after each record is durable: what a screen would now show
-    done N              when the fight is over
+    resumed L DIGEST    after rebuilding the fight from a save of L lines (DIGEST: its state)
+    shown L             after each operation is durable (the save has L lines): what a
+                        screen would now show
+    done L              when the fight is over (or long enough)
 
 so the soak knows what the "screen" had shown when it pulled the plug.
 """
@@ -17,30 +19,23 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine import autosave
 from engine.content.loader import load_encounter
-from engine.encounter import Encounter
-from tests.soak.fights import AI_ONLY, play, snapshot_digest
+from tests.soak.fights import snapshot_digest
+from tests.soak.table_play import Table, begin, resume, save_lines, step
 
 
 def main(argv: list[str]) -> int:
     path, seed = Path(argv[0]), int(argv[1])
+    table = Table(seed)
     if path.exists():
-        hist = autosave.resume(path)
-        print(f"resumed {len(hist.records)} {snapshot_digest(hist.enc)}", flush=True)
+        hist = resume(table, path)
+        print(f"resumed {save_lines(path)} {snapshot_digest(hist.enc)}", flush=True)
     else:
-        loaded = load_encounter("default")
-        hist = autosave.begin(Encounter.create(loaded, seed=seed, control=AI_ONLY), path=path)
-    if not hist.records:
-        hist.start()
-        print(f"shown {len(hist.records)}", flush=True)
-
-    def shown(enc: Encounter) -> None:
-        print(f"shown {len(enc.records)}", flush=True)
-
-    # History.apply returns once the record is durable; only then does the "screen" show it.
-    play(hist.enc.loaded, seed, player="naive", enc=hist.enc, apply=hist.apply, after=shown)
-    print(f"done {len(hist.records)}", flush=True)
+        hist = begin(load_encounter("default"), table, path)
+    # History's methods return once the save is durable; only then does the "screen" show it.
+    while step(hist, table, path):
+        print(f"shown {save_lines(path)}", flush=True)
+    print(f"done {save_lines(path)}", flush=True)
     return 0
 
 

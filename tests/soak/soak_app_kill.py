@@ -5,6 +5,8 @@ Like `soak_kill.py`, but what dies is the installed `skirmish` app, in a pseudo-
 --pace 0` (watch mode: both sides AI, no pause between actions), then after each kill
 `skirmish resume --latest` (each fight has its own SKIRMISH_DATA_DIR, so "latest" is it).
 
+The app is killed after a delay drawn uniformly over a whole run of it (start-up, the
+resume's replay, the AI thinking, drawing, writing), not just after a `saved N` appears.
 What the screen showed is measured on the screen: the status line says `saved N`, the count
 of the fight's records that are durable in the save (the app shows a result only after its
 record is fsynced). This script feeds everything the app wrote to the terminal, including
@@ -166,8 +168,8 @@ class Run:
     """Nothing came from the app for HANG seconds (it was killed, and the fight abandoned)."""
 
 
-def run_app(argv: list[str], data: Path, rng: random.Random, kill: bool, before: int) -> Run:
-    """Run the app in a pty; with `kill`, SIGKILL it at a random moment."""
+def _spawn(argv: list[str], data: Path) -> tuple[int, int]:
+    """The app in a new pty of WIDTH x HEIGHT: (pid, the pty's fd)."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: become the app
         env = dict(os.environ, TERM="xterm-256color", SKIRMISH_DATA_DIR=str(data))
@@ -177,67 +179,66 @@ def run_app(argv: list[str], data: Path, rng: random.Random, kill: bool, before:
         finally:
             os._exit(127)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
-    screen = Screen()
-    run = Run()
-    mode = rng.random()
-    deadline = None
-    target = None
-    if kill:
-        if mode < 0.15:  # during start-up, the save's creation or the resume's replay
-            deadline = time.monotonic() + rng.uniform(0.0, 1.2)
-        else:
-            target = before + rng.randint(1, 60)
-    last_byte = time.monotonic()
-    quitting = False
+    return pid, fd
 
-    def pump(timeout: float) -> bool:
-        nonlocal last_byte
-        ready, _, _ = select.select([fd], [], [], timeout)
+
+class _Terminal:
+    """The parent's end of the pty: reads what the app draws and keeps `run` up to date."""
+
+    def __init__(self, fd: int, run: Run) -> None:
+        self.fd = fd
+        self.run = run
+        self.screen = Screen()
+        self.last_byte = time.monotonic()
+
+    def pump(self, timeout: float) -> bool:
+        """Read what is there (False once the app has gone)."""
+        ready, _, _ = select.select([self.fd], [], [], timeout)
         if not ready:
             return True
         try:
-            chunk = os.read(fd, 65536)
+            chunk = os.read(self.fd, 65536)
         except OSError:
             return False
         if not chunk:
             return False
-        last_byte = time.monotonic()
+        self.last_byte = time.monotonic()
         if b"\x1b[?2026$p" in chunk:  # answer Textual's query for synchronized output
-            os.write(fd, b"\x1b[?2026;2$y")
-        screen.feed(chunk)
-        m = SAVED.search(screen.line(0))
+            os.write(self.fd, b"\x1b[?2026;2$y")
+        self.screen.feed(chunk)
+        m = SAVED.search(self.screen.line(0))
         if m:
-            run.shown = max(run.shown, int(m.group(1)))
+            self.run.shown = max(self.run.shown, int(m.group(1)))
         return True
 
-    alive = True
-    while alive:
-        alive = pump(0.01)
+
+def run_app(argv: list[str], data: Path, kill_after: float | None) -> Run:
+    """Run the app in a pty; with `kill_after`, SIGKILL it that many seconds after it started
+    (a moment drawn over its whole life: start-up, replay, thinking, drawing, writing)."""
+    pid, fd = _spawn(argv, data)
+    run = Run()
+    term = _Terminal(fd, run)
+    deadline = None if kill_after is None else time.monotonic() + kill_after
+    quitting = False
+    while term.pump(0.01):
         now = time.monotonic()
-        if kill and not run.killed and not run.ended:
-            hit = (deadline is not None and now >= deadline) or (
-                target is not None and run.shown >= target
-            )
-            if hit:
-                if target is not None:
-                    time.sleep(rng.choice([0.0, 0.0, rng.uniform(0.0, 0.02)]))
-                os.kill(pid, signal.SIGKILL)
-                run.killed = True
-        text = screen.text()
+        if deadline is not None and not run.killed and not run.ended and now >= deadline:
+            os.kill(pid, signal.SIGKILL)
+            run.killed = True
+        text = term.screen.text()
         if not quitting and ("Enter: play again" in text or "Winner:" in text):
-            run.ended = True
-            quitting = True
+            run.ended = quitting = True
             time.sleep(0.2)
             os.write(fd, b"q")
-        if now - last_byte > HANG and not run.killed:
+        if now - term.last_byte > HANG and not run.killed:
             os.kill(pid, signal.SIGKILL)
             run.hung = True
-    while pump(0.0):  # what the app wrote before it died is on the screen too
+    while term.pump(0.0):  # what the app wrote before it died is on the screen too
         pass
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     run.code = os.waitstatus_to_exitcode(status)
-    run.screen = screen.text()
+    run.screen = term.screen.text()
     if run.hung:
         run.killed = False
     elif run.killed and run.code != -signal.SIGKILL:
@@ -338,6 +339,74 @@ def check_save(
     return problems
 
 
+@dataclass
+class Fight:
+    """One fight's soak: what was shown and seen so far, and what went wrong."""
+
+    seed: int
+    data: Path
+    ref: Reference
+    shown: int = 0
+    seen: list[Record] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+    hung: bool = False
+
+
+def play_fight(fight: Fight, exe: str, rng: random.Random, kills: int, span: list[float]) -> int:
+    """Kill the app at most `kills` times in this fight, resuming each time, then let it end;
+    how many kills happened. `span[0]`: the longest a whole run took (the kill moments are
+    drawn over it), updated by runs that ended by themselves."""
+    play = [exe, "play", "default", "--control", "party=ai", "--seed", str(fight.seed)]
+    play += ["--pace", "0"]
+    done = 0
+    first = True
+    while True:
+        argv = play if first or the_save(fight.data) is None else [exe, "resume", "--latest"]
+        first = False
+        started = time.monotonic()
+        run = run_app(argv, fight.data, rng.uniform(0.0, span[0]) if done < kills else None)
+        fight.shown = max(fight.shown, run.shown)
+        if run.hung:
+            fight.mismatches.append(f"the app stalled; its screen:\n{run.screen}")
+            fight.hung = True
+            return done
+        if not run.killed:
+            span[0] = max(span[0], time.monotonic() - started)
+            if not run.ended or run.code != 0:
+                fight.mismatches.append(
+                    f"the app stopped (status {run.code}) without the end screen:\n{run.screen}"
+                )
+            return done
+        done += 1
+        STATS[
+            "killed before the first saved record was shown" if run.shown == 0 else "killed in play"
+        ] += 1
+        resumed = argv[1] == "resume"
+        fight.mismatches += check_save(fight.data, fight.shown, fight.seen, fight.ref, resumed)
+        path = the_save(fight.data)
+        if path is not None and read_save(path).finished is not None:
+            STATS["killed after the end was saved, before the end screen"] += 1
+            return done
+
+
+def check_final(fight: Fight) -> None:
+    """The finished fight: marked finished, replays to its end, kept every record seen."""
+    path = the_save(fight.data)
+    final = read_save(path) if path is not None else None
+    if final is None or final.finished is None:
+        fight.mismatches.append("the finished fight isn't marked finished")
+        return
+    if not final.encounter().over:
+        fight.mismatches.append("marked finished, but its replay isn't over")
+    if not all(same_record(a, b) for a, b in zip(fight.seen, final.records, strict=False)):
+        fight.mismatches.append("records saved before the end were lost")
+    ref = fight.ref.records
+    if len(final.records) == len(ref) and all(
+        same_record(a, b) for a, b in zip(final.records, ref, strict=True)
+    ):
+        STATS["fights that ended exactly as the uninterrupted run"] += 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=100)
@@ -350,61 +419,18 @@ def main(argv: list[str] | None = None) -> int:
     exe = skirmish(args.skirmish)
     kills = fights = 0
     mismatches: list[str] = []
+    span = [6.0]  # seconds a whole app run takes, at first a guess; grows with what is seen
     t0 = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix="skirmish-app-soak-"))
     seed = args.seed * 1000
     while kills < args.kills:
         seed += 1
         fights += 1
-        ref = reference(seed)
-        data = tmp / f"fight-{seed}"
-        play = [exe, "play", "default", "--control", "party=ai", "--seed", str(seed)]
-        play += ["--pace", "0"]
-        shown = 0
-        seen: list[Record] = []
-        here = 0
-        first = True
-        while True:
-            kill = kills < args.kills and here < args.per_fight
-            argv = play if first or the_save(data) is None else [exe, "resume", "--latest"]
-            run = run_app(argv, data, rng, kill, shown)
-            first = False
-            shown = max(shown, run.shown)
-            if run.hung:
-                mismatches.append(f"seed {seed}: the app stalled; its screen:\n{run.screen}")
-                break
-            if not run.killed:
-                if not run.ended or run.code != 0:
-                    mismatches.append(
-                        f"seed {seed}: the app stopped (status {run.code}) without the end "
-                        f"screen:\n{run.screen}"
-                    )
-                break
-            kills += 1
-            here += 1
-            if run.shown == 0:
-                STATS["killed before the first saved record was shown"] += 1
-            resumed = argv[1] == "resume"
-            mismatches += [f"seed {seed}: {m}" for m in check_save(data, shown, seen, ref, resumed)]
-            path = the_save(data)
-            if path is not None and read_save(path).finished is not None:
-                STATS["killed after the end was saved, before the end screen"] += 1
-                break
-        if run.hung:
-            continue
-        path = the_save(data)
-        final = read_save(path) if path is not None else None
-        if final is None or final.finished is None:
-            mismatches.append(f"seed {seed}: the finished fight isn't marked finished")
-        else:
-            if not final.encounter().over:
-                mismatches.append(f"seed {seed}: marked finished, but its replay isn't over")
-            if not all(same_record(a, b) for a, b in zip(seen, final.records, strict=False)):
-                mismatches.append(f"seed {seed}: records saved before the end were lost")
-            if len(final.records) == len(ref.records) and all(
-                same_record(a, b) for a, b in zip(final.records, ref.records, strict=True)
-            ):
-                STATS["fights that ended exactly as the uninterrupted run"] += 1
+        fight = Fight(seed, tmp / f"fight-{seed}", reference(seed))
+        kills += play_fight(fight, exe, rng, min(args.per_fight, args.kills - kills), span)
+        if not fight.hung:
+            check_final(fight)
+        mismatches += [f"seed {seed}: {m}" for m in fight.mismatches]
     for m in mismatches:
         print(m)
     for what, n in sorted(STATS.items()):

@@ -18,6 +18,7 @@ from engine.decisions import (
 )
 from engine.dice import DiceRequest
 from tui.controller import Ask
+from tui.safetext import NAME_CELLS, fit
 from tui.screens.dialogs import Confirm, DiceEntry, ForcedMoveChoice
 
 
@@ -27,7 +28,7 @@ def dialog_for(ask: Ask) -> ModalScreen[Any]:
 
     def name(cid: str) -> str:
         c = view.creatures.get(cid)
-        return c.name if c else cid
+        return fit(c.name if c else cid, NAME_CELLS)
 
     if isinstance(q, DiceRequest):
         return DiceEntry(q, name(q.who) if q.who else None)

@@ -21,9 +21,26 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.dice import DiceRequest
+from tui.safetext import clean, fit, pad, plain
 from tui.view import CreatureView
 
 Square = tuple[int, int]
+TITLE_CELLS = 72
+"""A dialog title fits on one line of the 76-wide dialog box."""
+
+
+def title_text(title: str) -> Text:
+    """A dialog title as data: cleaned, one line, ellipsised to the dialog's width."""
+    return plain(fit(title, TITLE_CELLS), "bold")
+
+
+def body_text(body: Text | str) -> Text:
+    """A dialog body as data: never markup, nothing a terminal would obey."""
+    if isinstance(body, Text):
+        body = body.copy()
+        body.plain = clean(body.plain, newlines=True)
+        return body
+    return plain(body, newlines=True)
 
 
 class Confirm(ModalScreen[bool]):
@@ -43,8 +60,8 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.body, classes="dialog-body")
+            yield Label(title_text(self.title_text), classes="dialog-title")
+            yield Static(body_text(self.body), classes="dialog-body")
             yield Label(
                 f"[Enter/y] {self.yes}   [Esc/n] {self.no}", classes="dialog-keys", markup=False
             )
@@ -68,16 +85,19 @@ class PowerPicker(ModalScreen[str | None]):
         for p in self.creature.powers:
             reason = self.reasons.get(p.id)
             line = Text()
-            line.append(f"{p.name[:22]:<22}", style="bold" if not reason else "")
+            line.append(pad(p.name, 22), style="bold" if not reason else "")
             usage = "spent" if p.spent else p.usage
-            line.append(f" {p.action:<8} {p.reach:<16} {usage}")
+            line.append(clean(f" {p.action:<8} {p.reach:<16} {usage}"))
             if p.attack:
-                line.append(f"  {p.attack}")
+                line.append(clean(f"  {p.attack}"))
             if reason:
-                line.append(f"\n   {reason}", style="italic")
+                line.append(f"\n   {fit(reason, 66)}", style="italic")
             options.append(Option(line, id=p.id, disabled=reason is not None))
         with Vertical(classes="dialog-box"):
-            yield Label(f"{self.creature.name}: use which power?", classes="dialog-title")
+            yield Label(
+                title_text(f"{fit(self.creature.name, 40)}: use which power?"),
+                classes="dialog-title",
+            )
             yield OptionList(*options, id="powers")
             yield Label(
                 "[Up/Down] choose  [Enter] use  [Esc] cancel", classes="dialog-keys", markup=False
@@ -115,7 +135,8 @@ class DiceEntry(ModalScreen[int | None]):
         purpose = r.purpose or "a roll"
         with Vertical(classes="dialog-box"):
             yield Label("Roll a die", classes="dialog-title")
-            yield Static(f"{purpose}: roll 1d{r.sides}", classes="dialog-body")
+            # up to three lines of the box: the engine's note of what is needed included
+            yield Static(body_text(f"{fit(purpose, 200)}: roll 1d{r.sides}"), classes="dialog-body")
             yield Input(placeholder=f"1-{r.sides}", restrict=r"[0-9]*", max_length=4, id="face")
             yield Label("", id="dice-error", classes="dialog-error")
             yield Label(
@@ -157,7 +178,7 @@ class ForcedMoveChoice(ModalScreen[int]):
             end = path[-1]
             items.append(Option(f"{end[0]},{end[1]}  ({len(path) - 1} squares)", id=str(i)))
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(title_text(self.title_text), classes="dialog-title")
             yield OptionList(*items)
             yield Label("[Enter] choose  [Esc] the first", classes="dialog-keys", markup=False)
 
@@ -193,9 +214,10 @@ class AskText(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.prompt, classes="dialog-body")
-            yield Input(self.value, restrict=self.restrict, id="text", classes="wide")
+            yield Label(title_text(self.title_text), classes="dialog-title")
+            yield Static(body_text(self.prompt), classes="dialog-body")
+            # the default (a path from the save's name) is shown, and given back, cleaned
+            yield Input(clean(self.value), restrict=self.restrict, id="text", classes="wide")
             yield Label("", id="text-error", classes="dialog-error")
             yield Label("[Enter] accept  [Esc] cancel", classes="dialog-keys", markup=False)
 
@@ -207,7 +229,7 @@ class AskText(ModalScreen[str | None]):
         text = event.value.strip()
         problem = self.check(text) if self.check is not None else None
         if problem:
-            self.query_one("#text-error", Label).update(problem)
+            self.query_one("#text-error", Label).update(plain(fit(problem, TITLE_CELLS)))
             return
         self.dismiss(text)
 

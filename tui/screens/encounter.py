@@ -36,12 +36,14 @@ from tui.controller import (
     Failed,
     Idle,
     News,
+    Paused,
     Refused,
     Update,
     Waiting,
 )
 from tui.glyphs import describe_cell
 from tui.logtext import LogFormatter
+from tui.safetext import clean, first_line, name, plain
 from tui.screens.asks import dialog_for
 from tui.screens.commands import FightCommands
 from tui.screens.dialogs import AskText, Confirm, PowerPicker
@@ -132,6 +134,8 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
         self._flash = ""
         """A message that wins over the mode's own hint for one refresh (a refusal)."""
         self._resumed = False
+        self._paused = False
+        """The fight waits for its save to be written (a full disk): the controller retries."""
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -147,7 +151,7 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
 
     def on_mount(self) -> None:
         self.query_one("#log", LogPane).border_title = "Log"
-        self.query_one("#grid", GridPane).border_title = self.loaded.spec.map.name
+        self.query_one("#grid", GridPane).border_title = plain(name(self.loaded.spec.map.name, 60))
         self._start_worker(self.controller.run_start)
         self._refresh_mode()
 
@@ -165,7 +169,10 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
     def on_engine_news(self, message: EngineNews) -> None:
         news = message.news
         log = self.query_one("#log", LogPane)
-        if isinstance(news, Update):
+        if isinstance(news, Paused):
+            self._pause_shown(news, log)
+        elif isinstance(news, Update):
+            self._pause_shown(None, log)
             self.saved = news.saved
             if news.reset:
                 log.clear()
@@ -189,13 +196,17 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
         elif isinstance(news, Refused):
             self._refused = True
             self.hint = self._flash = f"Can't: {news.reason}"
-            self.notify(news.reason, title="Not allowed", severity="warning", timeout=3)
+            self.notify(
+                clean(news.reason), title="Not allowed", severity="warning", timeout=3, markup=False
+            )
         elif isinstance(news, Waiting):
-            name = self.view.creatures[news.who].name if news.who in self.view.creatures else ""
-            self.hint = f"GM step: Space plays {name}'s next action"
+            who = self.view.creatures[news.who].name if news.who in self.view.creatures else ""
+            self.hint = f"GM step: Space plays {name(who)}'s next action"
         elif isinstance(news, Failed):
-            log.error(news.message.splitlines()[0])
-            self.notify(news.message.splitlines()[0], title="Engine error", severity="error")
+            log.error(first_line(news.message))
+            self.notify(
+                first_line(news.message), title="Engine error", severity="error", markup=False
+            )
         elif isinstance(news, Idle):
             self._show_view(news.view)
             if news.view.over and not self._ended:
@@ -208,6 +219,17 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
                 self.hint = "Your turn (? for help)"
             self._refused = False
         self._refresh_mode()
+
+    def _pause_shown(self, news: Paused | None, log: LogPane) -> None:
+        """The fight paused on its save (`news`), or goes on (None): say so, once."""
+        if news is not None:
+            self._paused = True
+            self.saved = news.saved
+            self.hint = self._wait_hint()
+            log.error(f"Paused: can't save the fight ({first_line(news.reason)}); retrying")
+        elif self._paused:
+            self._paused = False
+            log.note("Saved again: the fight goes on")
 
     def _show_view(self, view: View) -> None:
         self.view = view
@@ -232,9 +254,16 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
         ctl = self.controller
         return not ctl.busy and self.controller.player_turn_view(self.view)
 
+    def _wait_hint(self) -> str:
+        """Why a key can't act now: the fight is paused on its save, or it's not your turn."""
+        why = self.controller.paused
+        if why is not None:
+            return f"PAUSED: can't save the fight ({first_line(why)}); retrying"
+        return "Wait: it is not your turn"
+
     def _submit(self, action: Action) -> None:
         if not self._can_act():
-            self.hint = "Wait: it is not your turn"
+            self.hint = self._wait_hint()
             self._refresh_mode()
             return
         self.mode = modes.Browse()
@@ -296,7 +325,7 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
 
     def _set_mode(self, got: modes.Mode | str | None) -> None:
         if got is None:
-            self.hint = "Wait: it is not your turn"
+            self.hint = self._wait_hint()
         elif isinstance(got, str):
             self.hint = f"Can't: {got}"
         else:
@@ -385,7 +414,9 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
         if isinstance(mode, modes.Targeting):
             power, target = mode.power, mode.target
             body = self._engine(lambda enc: modes.preview_text(enc, power, [target]))
-            return self._confirm(f"Use {power.name}?", body, UsePower(power.id, (target,)))
+            return self._confirm(
+                f"Use {name(power.name, 60)}?", body, UsePower(power.id, (target,))
+            )
         if isinstance(mode, modes.Placing):
             p = mode
             got = self._engine(lambda enc: modes.area_of(enc, p, cursor))
@@ -394,7 +425,8 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
                 return self._refresh_mode()
             _, who, origin = got
             body = self._engine(lambda enc: modes.preview_text(enc, p.power, who, origin))
-            return self._confirm(f"Use {p.power.name}?", body, UsePower(p.power.id, origin=origin))
+            title = f"Use {name(p.power.name, 60)}?"
+            return self._confirm(title, body, UsePower(p.power.id, origin=origin))
 
     def _confirm(self, title: str, body: Any, action: Action) -> None:
         def done(ok: bool | None) -> None:
@@ -427,7 +459,12 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
     def _rewind(self, *, undo: bool) -> None:
         """Undo or redo one step (a player's action and the AI turns after it, whole)."""
         if self.controller.busy:
-            self.hint = f"Wait: {'undo' if undo else 'redo'} works on your turn"
+            paused = self.controller.paused is not None
+            self.hint = (
+                self._wait_hint()
+                if paused
+                else f"Wait: {'undo' if undo else 'redo'} works on your turn"
+            )
             return self._refresh_mode()
         self.mode = modes.Browse()
         self._turn = None
@@ -478,4 +515,4 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
             log.note(message)
         else:
             log.error(message)
-            self.notify(message, title="Export", severity="error")
+            self.notify(clean(message), title="Export", severity="error", markup=False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -22,6 +23,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.actions import Action, GmAdd, GmEffect, GmEndEffect, GmHp, GmRemove
+from tui.safetext import clean
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -85,8 +87,8 @@ class GmForm(ModalScreen[Action | None]):
         validate: Callable[[Action], str | None],
     ) -> None:
         super().__init__(classes="dialog")
-        self.title_text = title
-        self.body = body
+        self.title_text = clean(title)
+        self.body = clean(body)
         self.fields = fields
         """(key, label, default) per field."""
         self.build = build
@@ -115,7 +117,7 @@ class GmForm(ModalScreen[Action | None]):
         got = self.build(self.values())
         problem = got if isinstance(got, str) else self.validate(got)
         if problem:
-            self.query_one("#gm-error", Label).update(problem)
+            self.query_one("#gm-error", Label).update(Text(clean(problem)))
             return
         assert not isinstance(got, str)
         self.dismiss(got)
@@ -136,7 +138,7 @@ class EffectPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("GM: end which effect?", classes="dialog-title")
-            yield OptionList(*(Option(text, id=eid) for eid, text in self.effects))
+            yield OptionList(*(Option(Text(clean(text)), id=eid) for eid, text in self.effects))
             yield Label("[Enter] end it  [Esc] cancel", classes="dialog-keys", markup=False)
 
     @on(OptionList.OptionSelected)
@@ -174,11 +176,12 @@ def effect_action(target: str, v: dict[str, str]) -> Action | str:
         amount = _number(words[1] if len(words) > 1 else "", "ongoing damage")
         if isinstance(amount, str):
             return amount
-        kind = words[2] if len(words) > 2 else ""
-        return GmEffect(target, duration, ongoing=amount, ongoing_type=kind, label=label)
+        kind = words[2] if len(words) > 2 else None
+        return GmEffect(target, duration, ongoing=amount, ongoing_type=kind, label=label or None)
     if len(words) == 2 and words[1].lstrip("+-").isdigit():
-        return GmEffect(target, duration, stat=words[0], value=int(words[1]), label=label)
-    return GmEffect(target, duration, condition="_".join(words), label=label)
+        stat, value = words[0], int(words[1])
+        return GmEffect(target, duration, stat=stat, value=value, label=label or None)
+    return GmEffect(target, duration, condition="_".join(words), label=label or None)
 
 
 def add_action(pos: Square, v: dict[str, str]) -> Action | str:
@@ -188,7 +191,7 @@ def add_action(pos: Square, v: dict[str, str]) -> Action | str:
         if not init_text.lstrip("-").isdigit():
             return f"initiative: a number, or empty to roll it (not {init_text!r})"
         initiative = int(init_text)
-    return GmAdd(v.get("creature", ""), v.get("side", ""), pos, v.get("id", ""), initiative)
+    return GmAdd(v.get("creature", ""), v.get("side", ""), pos, v.get("id") or None, initiative)
 
 
 class GmCommands:
@@ -283,7 +286,12 @@ class GmCommands:
                     self._gm_run(action)
 
             self.app.push_screen(
-                Confirm(f"GM: remove {c.name}?", f"{c.name} leaves the fight.", "Remove", "Keep"),
+                Confirm(
+                    clean(f"GM: remove {c.name}?"),
+                    clean(f"{c.name} leaves the fight."),
+                    "Remove",
+                    "Keep",
+                ),
                 done,
             )
             return

@@ -20,6 +20,7 @@ from textual.widgets import Footer
 from tui.glyphs import describe_cell
 from tui.logtext import LogFormatter
 from tui.replay import Timeline
+from tui.safetext import name, plain
 from tui.screens.dialogs import AskText
 from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane
@@ -65,7 +66,7 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         tl = self.timeline
-        self.query_one("#grid", GridPane).border_title = f"Replay: {tl.title}"
+        self.query_one("#grid", GridPane).border_title = plain(f"Replay: {name(tl.title, 50)}")
         how = "save" if tl.exact else "combat log (followed from its events)"
         self.query_one("#log", LogPane).border_title = f"Log · {how}"
         self.show_stop(0)

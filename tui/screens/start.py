@@ -19,6 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.safetext import fit, name, pad, plain
+
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
     from engine.content.bundled import EncounterInfo
@@ -28,13 +30,20 @@ MAX_RESUMES = 5
 """Unfinished fights offered here (`skirmish resume` lists them all)."""
 
 
+unreadable: list[SaveInfo] = []
+"""Saves the last `load_lists` couldn't read (each with its `error`): the offer counts them."""
+
+
 def load_lists() -> tuple[list[EncounterInfo], list[SaveInfo], str | None]:
     """The bundled encounters, the unfinished fights, and why the encounters can't be listed
     (a broken bundled file must not hide the fights to resume). Worker thread: it imports
     the engine."""
-    from engine.autosave import list_unfinished
+    from engine.autosave import list_saves
 
-    saves = list_unfinished()
+    everything = list_saves()  # a bad file is listed with its error, never raised
+    saves = [s for s in everything if s.error is None and not s.finished]
+    unreadable.clear()
+    unreadable.extend(s for s in everything if s.error is not None)
     try:
         from engine.content.bundled import bundled_encounters
 
@@ -92,16 +101,16 @@ class StartScreen(Screen[None]):
         for i, s in enumerate(self.saves):
             line = Text()
             line.append("Resume ", style="bold reverse")
-            line.append(f" {s.encounter}", style="bold")
+            line.append(f" {name(s.encounter, 30)}", style="bold")
             line.append(f"  round {s.round}, {when(s.updated)}")
             options.append(Option(line, id=f"resume:{i}"))
         if self.saves:
             options.append(None)
         for e in encounters:
             line = Text()
-            line.append(f"{e.name:<14}", style="bold")
-            line.append(f" {e.width}x{e.height:<3} {e.ruleset:<6} {e.creatures} creatures\n")
-            line.append(f"   {e.description}", style="italic")
+            line.append(pad(e.name, 14), style="bold")
+            line.append(f" {e.width}x{e.height:<3} {pad(e.ruleset, 6)} {e.creatures} creatures\n")
+            line.append(f"   {fit(e.description, 70)}", style="italic")
             options.append(Option(line, id=e.name))
         ol = self.query_one(OptionList)
         ol.set_options(options)
@@ -111,21 +120,26 @@ class StartScreen(Screen[None]):
         hint = "Choose an encounter (Enter plays it):"
         if problem:
             hint = f"Can't list the encounters: {problem}"
-        self.query_one("#start-hint", Static).update(hint)
+        self.query_one("#start-hint", Static).update(plain(fit(hint, 76)))
         offer = self.query_one("#start-resume", Static)
+        text = Text()
         if self.saves:
             newest = self.saves[0]
             n = len(saves)
-            text = Text()
             text.append(f"{n} unfinished fight{'s' if n > 1 else ''}", style="bold")
             text.append(
-                f": r resumes the newest ({newest.encounter}, round {newest.round}, "
+                f": r resumes the newest ({name(newest.encounter)}, round {newest.round}, "
                 f"{when(newest.updated)})"
             )
             if n > 1:
                 text.append("; the others are at the top of the list")
-            offer.update(text)
-        offer.display = bool(self.saves)
+        if unreadable:  # never hidden: say so, and where the reasons are
+            bad = len(unreadable)
+            text.append("\n" if self.saves else "")
+            text.append(f"{bad} save{'s' if bad > 1 else ''} can't be read", style="bold")
+            text.append(" (`skirmish resume` lists why)")
+        offer.update(text)
+        offer.display = bool(self.saves or unreadable)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -14,6 +14,7 @@ from textual.geometry import Size
 from textual.widgets import RichLog, Static
 
 from tui.logtext import Line
+from tui.safetext import NAME_CELLS, clean, name, pad
 from tui.view import CreatureView, View
 
 BAR = 4
@@ -72,9 +73,8 @@ def initiative_line(c: CreatureView, current: bool, width: int) -> Text:
     extra = " ".join(x for x in (state, "DELAY" if c.delayed else "", c.codes) if x)
     if extra:
         tail.append(" " + extra, style="bold" if state else "")
-    name_width = max(4, width - len(line) - len(tail))
-    name = c.name if len(c.name) <= name_width else c.name[: name_width - 1] + "…"
-    line.append(name.ljust(name_width), style="dim" if not c.alive else "")
+    name_width = max(4, width - line.cell_len - tail.cell_len)
+    line.append(pad(c.name, name_width), style="dim" if not c.alive else "")
     line.append_text(tail)
     line.truncate(width)
     return line
@@ -128,14 +128,14 @@ class LogPane(RichLog):
 
     def add(self, lines: Iterable[Line]) -> None:
         for ln in lines:
-            self.write(Text(ln.text, style=KIND_STYLE.get(ln.kind, Style())))
+            self.write(Text(clean(ln.text), style=KIND_STYLE.get(ln.kind, Style())))
 
     def note(self, text: str) -> None:
         """A line from the app itself (saved, resumed, exported), not from the fight."""
-        self.write(Text(text, style=Style(color="bright_cyan", italic=True)))
+        self.write(Text(clean(text), style=Style(color="bright_cyan", italic=True)))
 
     def error(self, text: str) -> None:
-        self.write(Text(text, style=KIND_STYLE["error"]))
+        self.write(Text(clean(text), style=KIND_STYLE["error"]))
 
 
 class StatusLine(Static):
@@ -154,7 +154,7 @@ class StatusLine(Static):
         if view is not None and view.active is not None:
             c = view.active
             out.append(f"R{view.round} ", style="bold")
-            out.append(f"{c.label.strip()} {c.name}", style="bold")
+            out.append(f"{c.label.strip()} {name(c.name, NAME_CELLS)}", style="bold")
             if c.control == "player":
                 s, m, n = view.actions
                 out.append(" [")
@@ -173,8 +173,20 @@ class StatusLine(Static):
             out.append("  " + hint, style="italic")
         self.show_text(out)
 
+    _full: Text | None = None
+    _width = 0
+
     def show_text(self, text: Text) -> None:
+        text.plain = clean(text.plain)  # character for character: the styles stay in place
         text.no_wrap, text.overflow = True, "ellipsis"
-        if text.plain != self._plain:
-            self._plain = text.plain
-            self.update(text, layout=False)
+        width = self.content_size.width or 80
+        if text.plain != self._plain or width != self._width:
+            self._plain, self._full, self._width = text.plain, text, width
+            shown = text.copy()
+            # cut here, by cells: Textual would drop a whole long word (a name) at the edge
+            shown.truncate(width, overflow="ellipsis")
+            self.update(shown, layout=False)
+
+    def on_resize(self) -> None:
+        if self._full is not None:
+            self.show_text(self._full)
