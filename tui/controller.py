@@ -358,8 +358,15 @@ class Controller:
         self._guard(lambda: self._rewind(steps, undo=False))
 
     def run_gm(self, action: Action) -> None:
-        """A GM tool (engine.gm): applied like any action, whoever's turn it is."""
-        self._guard(lambda: self._apply(action))
+        """A GM tool (engine.gm): applied like any action, whoever's turn it is. The AI's
+        per-fight caches knew the creatures before it: they start afresh."""
+
+        def body() -> None:
+            self._apply(action)
+            with self.lock:
+                self._policies.clear()
+
+        self._guard(body)
 
     def run_autoplay(self) -> None:
         self._guard(lambda: None)

@@ -3,9 +3,15 @@ tool's dialog, the command palette's entries, and the dice prompt that says what
 
 from __future__ import annotations
 
-from tui_helpers import fight, make_app, press, screen_text, settle, sync
+from pathlib import Path
 
-from engine.events import Gm
+import pytest
+from tui_helpers import BASE, fight, make_app, press, screen_text, settle, sync
+
+from engine.actions import EndTurn, GmAdd, GmRemove
+from engine.content.loader import load_encounter
+from engine.events import Gm, TurnStart
+from tui.controller import Controller, Failed
 from tui.screens.dialogs import Confirm, DiceEntry
 from tui.screens.gm import EffectPicker, GmForm, GmMenu
 from tui.widgets.grid import GridPane
@@ -167,3 +173,27 @@ async def test_dice_prompt_says_the_face_needed() -> None:
         assert isinstance(app.screen, DiceEntry)
         text = screen_text(app)
         assert "needs" in text and "vs" in text and "%" in text
+
+
+def test_ai_plays_a_reinforcement_after_the_gm_adds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Controller level: the AI drives a creature the GM added, and one it removed is gone
+    from its reckoning (no engine error either way)."""
+    monkeypatch.setenv("SKIRMISH_DATA_DIR", str(tmp_path))
+    news: list[object] = []
+    ctl = Controller(load_encounter(BASE.source), BASE, news.append)
+    try:
+        ctl.run_start()
+        ctl.run_gm(GmAdd("goblin", "monsters", (8, 6), "gob-3"))
+        if ctl.enc.current is not None and ctl.enc.current.id != "gob-2":
+            ctl.run_gm(GmRemove("gob-2"))
+        for _ in range(6):
+            ctl.run_action(EndTurn())
+            if any(isinstance(e.event, TurnStart) and e.event.id == "gob-3" for e in ctl.enc.log):
+                break
+        assert not [n for n in news if isinstance(n, Failed)]
+        assert any(isinstance(e.event, TurnStart) and e.event.id == "gob-3" for e in ctl.enc.log)
+        assert ctl.control["gob-3"] == "ai" and ctl.names.who("gob-3") == "Goblin"
+    finally:
+        ctl.close()
