@@ -36,6 +36,7 @@ from engine.effects import add_effect, end
 from engine.events import Gm, Initiative, InitiativeOrder, Logged
 from engine.grid import footprint
 from engine.hp import adjust, deal_damage, gain_temp_hp, heal
+from engine.refusals import Refusal
 from engine.state import Combatant
 from engine.turns import combatant_entry
 
@@ -58,7 +59,7 @@ def _int(value: Any) -> bool:
 def _creature(b: Battle, cid: Any) -> Combatant:
     c = b.combatants.get(cid) if isinstance(cid, str) else None
     if c is None:
-        raise Impossible(f"no creature {cid!r} in the fight")
+        raise Impossible(f"no creature {cid!r} in the fight", Refusal.BAD_TARGET)
     return c
 
 
@@ -72,42 +73,53 @@ def check(enc: Encounter, action: Action) -> Any:
     if isinstance(action, GmEndEffect):
         eff = b.effects.get(action.effect) if isinstance(action.effect, str) else None
         if eff is None:
-            raise Impossible(f"no active effect {action.effect!r}")
+            raise Impossible(f"no active effect {action.effect!r}", Refusal.BAD_TARGET)
         return eff
     if isinstance(action, GmAdd):
         return _check_add(enc, action)
     if isinstance(action, GmRemove):
         c = _creature(b, action.target)
         if c.id == b.current:
-            raise Impossible(f"it is {c.name}'s turn: end it first, then remove {c.name}")
+            raise Impossible(
+                f"it is {c.name}'s turn: end it first, then remove {c.name}", Refusal.BAD_TARGET
+            )
         return c
-    raise Impossible(f"unknown GM action {action!r}")
+    raise Impossible(f"unknown GM action {action!r}", Refusal.UNKNOWN_ACTION)
 
 
 def _check_hp(b: Battle, a: GmHp) -> Combatant:
     c = _creature(b, a.target)
     if a.change not in HP_CHANGES:
-        raise Impossible(f"hit point change {a.change!r} is not one of {', '.join(HP_CHANGES)}")
+        raise Impossible(
+            f"hit point change {a.change!r} is not one of {', '.join(HP_CHANGES)}",
+            Refusal.BAD_VALUE,
+        )
     if not _int(a.amount) or a.amount < 1:
-        raise Impossible(f"the amount must be a whole number of 1 or more, not {a.amount!r}")
+        raise Impossible(
+            f"the amount must be a whole number of 1 or more, not {a.amount!r}", Refusal.BAD_VALUE
+        )
     if a.amount > MAX_AMOUNT:
-        raise Impossible(f"{a.amount} is more than {MAX_AMOUNT}")
+        raise Impossible(f"{a.amount} is more than {MAX_AMOUNT}", Refusal.BAD_VALUE)
     if not c.alive:
-        raise Impossible(f"{c.name} is dead")
+        raise Impossible(f"{c.name} is dead", Refusal.BAD_TARGET)
     if a.change == "heal" and c.hp >= c.max_hp:
-        raise Impossible(f"{c.name} is at full hit points ({c.hp}/{c.max_hp})")
+        raise Impossible(
+            f"{c.name} is at full hit points ({c.hp}/{c.max_hp})", Refusal.NOTHING_TO_DO
+        )
     return c
 
 
 def _check_effect(b: Battle, a: GmEffect) -> tuple[Combatant, EffectSpec]:
     c = _creature(b, a.target)
     if not c.alive:
-        raise Impossible(f"{c.name} is dead")
+        raise Impossible(f"{c.name} is dead", Refusal.BAD_TARGET)
     if a.duration not in DURATIONS:
-        raise Impossible(f"duration {a.duration!r} is not one of {', '.join(DURATIONS)}")
+        raise Impossible(
+            f"duration {a.duration!r} is not one of {', '.join(DURATIONS)}", Refusal.BAD_VALUE
+        )
     if a.condition and a.condition not in BY_NAME:
         known = ", ".join(sorted(BY_NAME))
-        raise Impossible(f"unknown condition {a.condition!r} (known: {known})")
+        raise Impossible(f"unknown condition {a.condition!r} (known: {known})", Refusal.BAD_VALUE)
     data: dict[str, Any] = {"duration": a.duration}
     if a.condition:
         data["conditions"] = [a.condition]
@@ -125,7 +137,7 @@ def _check_effect(b: Battle, a: GmEffect) -> tuple[Combatant, EffectSpec]:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "effect"
-        raise Impossible(f"{where}: {first['msg']}") from None
+        raise Impossible(f"{where}: {first['msg']}", Refusal.BAD_VALUE) from None
     return c, spec
 
 
@@ -134,19 +146,24 @@ def _check_add(enc: Encounter, a: GmAdd) -> tuple[Combatant, int | None]:
     creatures = enc.loaded.creatures
     if not isinstance(a.creature, str) or a.creature not in creatures:
         known = ", ".join(sorted(creatures))
-        raise Impossible(f"no creature {a.creature!r} in this encounter's bestiary ({known})")
+        raise Impossible(
+            f"no creature {a.creature!r} in this encounter's bestiary ({known})", Refusal.BAD_TARGET
+        )
     sides = b.sides()
     if a.side not in sides:
-        raise Impossible(f"no side {a.side!r} (sides: {', '.join(sides)})")
+        raise Impossible(f"no side {a.side!r} (sides: {', '.join(sides)})", Refusal.BAD_VALUE)
     cr = creatures[a.creature]
     cid = a.id or _free_id(b, enc, a.creature)
     if not isinstance(cid, str) or not ID.match(cid):
-        raise Impossible(f"id {cid!r}: lower-case letters, digits, - and _, starting with a letter")
+        raise Impossible(
+            f"id {cid!r}: lower-case letters, digits, - and _, starting with a letter",
+            Refusal.BAD_VALUE,
+        )
     if cid in b.combatants or cid in enc.gm_removed:
-        raise Impossible(f"a creature {cid!r} is already in this fight")
+        raise Impossible(f"a creature {cid!r} is already in this fight", Refusal.BAD_TARGET)
     pos = a.pos
     if not (isinstance(pos, tuple) and len(pos) == 2 and all(_int(v) for v in pos)):
-        raise Impossible(f"square {pos!r} is not x,y")
+        raise Impossible(f"square {pos!r} is not x,y", Refusal.BAD_VALUE)
     spec_side = enc.loaded.spec.sides.get(a.side)
     c = Combatant(
         id=cid,
@@ -164,18 +181,23 @@ def _check_add(enc: Encounter, a: GmAdd) -> tuple[Combatant, int | None]:
     occupied = b.occupancy()
     for sq in footprint(c.pos, c.size):
         if not b.map.in_bounds(sq):
-            raise Impossible(f"{sq[0]},{sq[1]} is off the {b.map.width}x{b.map.height} map")
+            raise Impossible(
+                f"{sq[0]},{sq[1]} is off the {b.map.width}x{b.map.height} map", Refusal.OFF_MAP
+            )
         if b.map.blocks_movement(sq):
-            raise Impossible(f"{sq[0]},{sq[1]} is {b.map.cell(sq).terrain.name.lower()}")
+            raise Impossible(
+                f"{sq[0]},{sq[1]} is {b.map.cell(sq).terrain.name.lower()}", Refusal.BLOCKED
+            )
         who = occupied.at(sq)
         if who is not None:
-            raise Impossible(f"{sq[0]},{sq[1]} is taken by {b[who].name}")
+            raise Impossible(f"{sq[0]},{sq[1]} is taken by {b[who].name}", Refusal.OCCUPIED)
     init = a.initiative
     if init is not None:
         mod = b.ruleset.initiative_modifier(c)
         if not _int(init) or not 1 <= init - mod <= 20:
             raise Impossible(
-                f"initiative {init!r} is out of reach of d20 {mod:+d} ({1 + mod}..{20 + mod})"
+                f"initiative {init!r} is out of reach of d20 {mod:+d} ({1 + mod}..{20 + mod})",
+                Refusal.BAD_VALUE,
             )
     return c, init
 

@@ -30,21 +30,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engine import autosave
 from engine.actions import Action, EndTurn, Impossible
 from engine.content.loader import LoadedEncounter
-from engine.decisions import (
-    DelayReturnQuestion,
-    ForcedMoveQuestion,
-    OpportunityQuestion,
-    Question,
-    SaveOrderQuestion,
-)
+from engine.decisions import InvalidAnswer, Question
 from engine.dice import DiceRequest, DiceSource, InvalidFace, SeededDice
 from engine.encounter import Encounter
 from engine.events import Logged
 from engine.history import History
 from engine.save import SUFFIX, SaveError, read_save
+from engine.visibility import Known, knowledge
 from tui.logtext import Names, format_log, names_of_encounter
 from tui.options import GameOptions, options_from_save
-from tui.view import View, take
+from tui.view import View, friends_of, take
 
 if TYPE_CHECKING:
     from ai.policy import Policy
@@ -220,6 +215,7 @@ class Controller:
         }
         self.names: Names = names_of_encounter(self.enc)
         self._sent = 0
+        self._known: dict[str, Known] = {}
         self.paused: str | None = None
         """Why the fight is paused (its save can't be written), while it is."""
 
@@ -300,7 +296,26 @@ class Controller:
 
     def snapshot(self) -> View:
         with self.lock:
-            return take(self.enc, self.control)
+            return self._take()
+
+    def view_sides(self) -> set[str] | None:
+        """Whose eyes the screen shows (issue 12 item 15): the sides of the creatures a person
+        plays. None: everything, hidden creatures marked, for the GM (dice typed at the table,
+        GM step mode) and for someone watching the AI play every creature."""
+        if self.options.manual_dice or self.step_mode:
+            return None
+        sides = {self._side[c] for c, ctl in self.control.items() if ctl == "player"}
+        return sides or None
+
+    def _take(self) -> View:
+        """A view of the fight now, and what the viewing side knows (kept from view to view,
+        for the squares where it last saw what it can't see now). Under the lock."""
+        b = self.enc.battle
+        sides = self.view_sides()
+        eyes = sides if sides is not None else friends_of(self.enc)
+        viewers = [c.id for c in b.combatants.values() if c.side in eyes]
+        self._known = knowledge(b, viewers, self._known)
+        return take(self.enc, self.control, self._known, fog=sides is not None)
 
     # --- answering the engine -------------------------------------------------------------
     def _policy(self, side: str) -> Policy:
@@ -310,28 +325,37 @@ class Controller:
             self._policies[side] = make_policy(self.options.policy)
         return self._policies[side]
 
-    def answer(self, q: Question) -> Any:
-        """The engine's question, from the worker thread: a person or the AI answers."""
+    def answer(self, q: Question[Any]) -> Any:
+        """The engine's question, from the worker thread: a person or the AI answers. A
+        question with no dialog, or nothing to choose, takes its default; a person's answer
+        the question refuses is asked again."""
         if self.control.get(q.who) != "player":
             return self._policy(self._side.get(q.who, "")).answer(self.enc, q)
-        if isinstance(q, SaveOrderQuestion):
-            return list(q.effects)
-        if isinstance(q, ForcedMoveQuestion) and len(q.options) <= 1:
-            return 0
-        if isinstance(q, OpportunityQuestion | ForcedMoveQuestion | DelayReturnQuestion):
-            return self._ask(q)
-        raise TypeError(f"unknown question {q!r}")
+        if not q.asks_person or not q.choice():
+            return q.default()
+        while True:
+            try:
+                return q.check(self._ask(q))
+            except InvalidAnswer as exc:
+                self.notify(Refused(exc.reason))
 
     def _ask_die(self, request: DiceRequest) -> int | None:
-        """A face typed in, or None: the person let the app roll it (Ctrl+R)."""
-        value = self._ask(request)
-        return None if value is None else int(value)
+        """A face typed in, or None: the person let the app roll it (Ctrl+R). A face the die
+        doesn't have is refused and asked again."""
+        while True:
+            value = self._ask(request)
+            if value is None:
+                return None
+            try:
+                return request.check(value)
+            except InvalidFace as exc:
+                self.notify(Refused(str(exc)))
 
     def _ask(self, question: Question | DiceRequest) -> Any:
         self._publish()
         while not self._answers.empty():
             self._answers.get_nowait()
-        self.notify(Ask(question, take(self.enc, self.control)))
+        self.notify(Ask(question, self._take()))
         while True:
             if self.closed.is_set():
                 raise Abandoned
@@ -512,7 +536,7 @@ class Controller:
         log = self.enc.log
         events = tuple(log[self._sent :])
         self._sent = len(log)
-        self.notify(Update(take(self.enc, self.control), events, reset, self.saved))
+        self.notify(Update(self._take(), events, reset, self.saved))
 
     def _meet_newcomers(self) -> None:
         """Creatures the GM added (engine.gm): who plays them, their side's dice, their

@@ -34,11 +34,21 @@ def settled(tmux: Tmux, *texts: str) -> str:
     return screen
 
 
+DIALOG = (
+    "'s hit points",
+    "GM: an effect on",
+    "end which effect",
+    "reinforcements at",
+    "GM: remove",
+)
+"""Text only each tool's dialog shows (the log says "GM: ..." too)."""
+
+
 def gm(tmux: Tmux, tool: int) -> str:
     tmux.keys("T")
     settled(tmux, "GM tools")
     tmux.keys(*(["Down"] * tool), "Enter")
-    return settled(tmux, "GM:")
+    return settled(tmux, DIALOG[tool])
 
 
 def test_gm_types_dice_and_uses_every_tool(tmp_path: Path) -> None:
@@ -87,8 +97,8 @@ def test_gm_types_dice_and_uses_every_tool(tmp_path: Path) -> None:
         tmux.keys("Enter")
         tmux.wait_for("joins monsters")
         gm(tmux, 4)
-        tmux.keys("y")
-        tmux.wait_for("leaves the fight")
+        tmux.keys("Enter")  # confirm the removal
+        tmux.wait_for("GM: Goblin leaves the fight")
         # the GM finishes the goblins off, one hit point tool each
         for _ in range(12):
             tmux.keys("Tab")

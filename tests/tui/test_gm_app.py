@@ -144,9 +144,11 @@ async def test_gm_tools_are_in_the_command_palette() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, "ctrl+p")
-        await _type(pilot, "GM: hit points")
+        await _type(pilot, "GM tools")
         await press(pilot, "enter")
         await settle(pilot)
+        assert isinstance(app.screen, GmMenu)
+        await press(pilot, "enter")
         assert isinstance(app.screen, GmForm)
         assert "hit points" in screen_text(app)
 
