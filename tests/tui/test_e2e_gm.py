@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e_helpers import FIXTURE, Tmux, skirmish_command, wait_file
+
+from tests.support.e2e import FIXTURE, Tmux, skirmish_command, wait_file
 
 pytestmark = [
     pytest.mark.e2e,

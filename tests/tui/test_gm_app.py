@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import BASE, fight, make_app, press, screen_text, settle, sync
 
 from engine.actions import EndTurn, GmAdd, GmRemove
 from engine.content.loader import load_encounter
 from engine.events import Gm, TurnStart
+from tests.support.app import BASE, fight, make_app, press, screen_text, settle, sync
 from tui.controller import Controller, Failed
 from tui.screens.dialogs import Confirm, DiceEntry
 from tui.screens.gm import EffectPicker, GmForm, GmMenu
