@@ -47,6 +47,9 @@ class Record:
     faces: tuple[int, ...]
     answers: tuple[Any, ...]
     decision: Decision | None = None
+    typed: tuple[int, ...] = ()
+    """Table play: the indices in `faces` of the faces a person typed in (the rest the app
+    rolled); kept so that a replayed log still says which were which."""
 
 
 class Encounter:
@@ -58,6 +61,8 @@ class Encounter:
         self.seed = seed
         self.ruleset_name = ruleset
         self.records: list[Record] = []
+        self.gm_removed: dict[str, Combatant] = {}
+        """Creatures the GM took out of the fight (`engine.gm`): their ids stay taken."""
         self.started = False
         self._checked: tuple[tuple[int, int, int, str | None], Action, Any] | None = None
         """(state stamp, action, plan) of the last action found legal (see `_check`)."""
@@ -122,7 +127,8 @@ class Encounter:
         roll_initiative(b)
         begin(b)
         self.started = True
-        self.records.append(Record(None, tuple(b.dice.take()), tuple(b.answers)))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(None, faces, tuple(b.answers), None, b.dice.typed_taken))
         return b.log[mark:]
 
     # --- state ------------------------------------------------------------------------
@@ -251,7 +257,8 @@ class Encounter:
             check_end(b)
         if not b.over and actor is not None and b.current == actor and not b.can_act(b[actor]):
             end_turn(b, b[actor])  # it dropped or was stunned mid-turn: its turn is over
-        self.records.append(Record(action, tuple(b.dice.take()), tuple(b.answers), decision))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(action, faces, tuple(b.answers), decision, b.dice.typed_taken))
         return b.log[mark:]
 
     def _need_current(self) -> Combatant:
@@ -324,10 +331,22 @@ class ReplayDice:
     rolls alongside the recorded faces, so that after the replay it stands exactly where the
     original fight's stream stood (undo, then redo the same action: the same dice)."""
 
-    def __init__(self, faces: Sequence[int], live: DiceSource, *, advance_live: bool) -> None:
+    def __init__(
+        self,
+        faces: Sequence[int],
+        live: DiceSource,
+        *,
+        advance_live: bool,
+        typed: set[int] | frozenset[int] = frozenset(),
+    ) -> None:
         self._faces = list(faces)
         self._i = 0
         self._live = live
+        self._typed = typed
+        self.reports_typed = bool(typed) or bool(getattr(live, "reports_typed", False))
+        """Table play: which faces were typed is known (the records', then the live's)."""
+        self.explains = bool(getattr(live, "explains", False))
+        self.last_typed = False
         skip = live.roll if advance_live else getattr(live, "advance", None)
         self._advance: Callable[[int, str, str | None], object] | None = skip
 
@@ -343,5 +362,8 @@ class ReplayDice:
                 self._advance(sides, purpose, who)
             if not 1 <= face <= sides:
                 raise ValueError(f"recorded face {face} is not a d{sides} face ({purpose})")
+            self.last_typed = self._i - 1 in self._typed
             return face
-        return self._live.roll(sides, purpose, who)
+        face = self._live.roll(sides, purpose, who)
+        self.last_typed = bool(getattr(self._live, "last_typed", False))
+        return face

@@ -26,6 +26,7 @@ from engine.events import (
     EncounterEnd,
     EncounterStart,
     Event,
+    Gm,
     Heal,
     Initiative,
     InitiativeOrder,
@@ -93,6 +94,7 @@ END_REASON = {
     "dead": "ends",
     "encounter_end": "ends",
     "stood_up": "stands up",
+    "gm": "ends (GM)",
 }
 SPECIAL_ACTION = {
     "second_wind": "uses second wind",
@@ -338,6 +340,11 @@ def _recharge(w: Wording, ev: PowerRecharge, round_: int) -> Text:
 @renders(Decision)
 def _decision(w: Wording, ev: Decision, round_: int) -> Text:
     return ("ai", f"AI {w.names.who(ev.id)}: {ev.summary}") if w.explain else None
+
+
+@renders(Gm)
+def _gm(w: Wording, ev: Gm, round_: int) -> Text:
+    return "info", ev.summary
 
 
 @renders(Note)
