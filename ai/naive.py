@@ -11,7 +11,7 @@ from typing import Any
 from ai.policy import Choice
 from engine.actions import Action, EndTurn, Move, StandUp, UsePower
 from engine.content.schema import Power
-from engine.decisions import AutoDecider, Question
+from engine.decisions import Question
 from engine.encounter import Encounter
 from engine.grid import Terrain, cheapest_path, distance
 from engine.state import Combatant
@@ -33,11 +33,8 @@ def basic_powers(c: Combatant) -> list[Power]:
 class NaivePolicy:
     name = "naive"
 
-    def __init__(self) -> None:
-        self._auto = AutoDecider()
-
-    def answer(self, enc: Encounter, question: Question) -> Any:
-        return self._auto.answer(question)
+    def answer(self, enc: Encounter, question: Question[Any]) -> Any:
+        return question.default()  # as the AutoDecider: no thought
 
     def next_action(self, enc: Encounter) -> Choice:
         """Attack the nearest enemy in reach, else walk toward the nearest, else end the turn;

@@ -34,7 +34,6 @@ from engine.grid import (
 )
 from engine.movement import threatening
 from engine.powers import eligible, power_range
-from engine.rulesets import Ruleset
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -113,9 +112,7 @@ class Context:
         self.threat_mask = mask
         self.hp_eff = me.hp + me.temp_hp
         self.weakened = b.has(me, "weakened")
-        self._by_distance = (
-            type(b.ruleset).situational_modifiers is not Ruleset.situational_modifiers
-        )
+        self._by_distance = b.ruleset.situational  # the ruleset says (4srd range penalties)
         self._conds: dict[str, set[str]] = {}
         self._hits: dict[tuple[object, ...], Hit | None] = {}
         self._values: dict[Square, float] = {}

@@ -42,11 +42,9 @@ from engine.actions import (
 )
 from engine.attacks import preview
 from engine.decisions import (
-    DelayReturnQuestion,
     ForcedMoveQuestion,
     OpportunityQuestion,
     Question,
-    SaveOrderQuestion,
 )
 from engine.effects import sustainable
 from engine.encounter import Encounter
@@ -104,7 +102,9 @@ class TacticalPolicy:
         graph_of(enc.battle.map)
 
     # --- the engine's questions ----------------------------------------------------------
-    def answer(self, enc: Encounter, question: Question) -> Any:
+    def answer(self, enc: Encounter, question: Question[Any]) -> Any:
+        """Opportunity attacks and forced moves are weighed; other questions take their
+        default (saves in the given order, back from a delay at once)."""
         b = enc.battle
         if isinstance(question, OpportunityQuestion):
             by, mover = b[question.who], b[question.mover]
@@ -113,13 +113,9 @@ class TacticalPolicy:
                 return False
             pv = preview(b, by, mover, power)
             return pv is not None and pv.expected_damage + 2 * pv.hit > 0.2
-        if isinstance(question, SaveOrderQuestion):
-            return list(question.effects)
         if isinstance(question, ForcedMoveQuestion):
             return forced_choice(b, b[question.who], b[question.target], question.options)
-        if isinstance(question, DelayReturnQuestion):
-            return True
-        raise TypeError(f"unknown question {question!r}")
+        return question.default()
 
     # --- the turn ------------------------------------------------------------------------
     def next_action(self, enc: Encounter) -> Choice:

@@ -286,11 +286,21 @@ def _table(expr: DiceExpr) -> tuple[int, tuple[float, ...], tuple[float, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class DiceRequest:
-    """What a manual source shows a person when it needs a physical die rolled."""
+    """What a manual source shows a person when it needs a physical die rolled: a question
+    whose answer is a face (`check` refuses anything else, as `Question.check` does)."""
 
     sides: int
     purpose: str
     who: str | None
+
+    def check(self, answer: object) -> int:
+        """`answer` as a face of this die; InvalidFace (a ValueError, one line) if it isn't."""
+        if type(answer) is not int or not 1 <= answer <= self.sides:
+            wanted = f" for {self.purpose}" if self.purpose else ""
+            raise InvalidFace(
+                f"{answer!r} is not a face of a d{self.sides} (1..{self.sides}){wanted}"
+            )
+        return answer
 
 
 class DiceSource(Protocol):
@@ -351,13 +361,10 @@ class ManualDice:
         self._ask = ask
 
     def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
-        face = self._ask(DiceRequest(sides, purpose, who))
+        request = DiceRequest(sides, purpose, who)
         # The UI validates before answering; this is the last guard before a
         # typo becomes a 37 on a d20.
-        if type(face) is not int or not 1 <= face <= sides:
-            wanted = f" for {purpose}" if purpose else ""
-            raise InvalidFace(f"{face!r} is not a face of a d{sides} (1..{sides}){wanted}")
-        return face
+        return request.check(self._ask(request))
 
 
 class RecordingDice:

@@ -51,12 +51,14 @@ from pathlib import Path
 from typing import Any
 
 from engine import savecheck
-from engine.actions import Action, EndTurn, Impossible, Move, UsePower
+from engine.actions import Action, Impossible
 from engine.content.errors import ContentErrors, visible
-from engine.content.loader import RULESETS, LoadedEncounter, load_encounter
+from engine.content.loader import LoadedEncounter, load_encounter
 from engine.decisions import Decider
 from engine.dice import DiceError, DiceExhausted, DiceSource, InvalidFace
 from engine.encounter import Encounter, Record
+from engine.handlers import describe_action
+from engine.rulesets import ruleset_names
 from engine.savecheck import unpack as unpack  # the inverse of `pack`, bounded
 
 FORMAT = "skirmish-save"
@@ -273,20 +275,7 @@ def describe(action: Action | None, who: str | None) -> str:
     """A short line for lists and the replay viewer (the full story is in the event log)."""
     if action is None:
         return "the fight starts: surprise and initiative"
-    name = who or "?"
-    if isinstance(action, Move):
-        x, y = action.path[-1]
-        return f"{name}: {action.mode} to {x},{y}"
-    if isinstance(action, UsePower):
-        text = f"{name}: {action.power}"
-        if action.targets:
-            text += " on " + ", ".join(action.targets)
-        if action.origin is not None:
-            text += f" at {action.origin[0]},{action.origin[1]}"
-        return text
-    if isinstance(action, EndTurn):
-        return f"{name}: ends the turn"
-    return f"{name}: {action.name.replace('_', ' ')}"
+    return describe_action(action, who or "?")
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -361,7 +350,7 @@ class SaveFile:
     def _check_against(self, loaded: LoadedEncounter) -> None:
         """The header's ruleset and control must fit the embedded encounter."""
         h = self.header
-        if h.ruleset not in RULESETS:
+        if h.ruleset not in ruleset_names():
             raise SaveError(self.path, f"header field 'ruleset' is {h.ruleset[:20]!r}: unknown")
         ids = {c.id for c in loaded.spec.combatants}
         stray = next((cid for cid in h.control if cid not in ids), None)

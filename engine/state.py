@@ -74,13 +74,9 @@ class Combatant:
     """Tried its once-per-encounter Bluff for combat advantage (F-MOD-13)."""
     used_powers: set[str] = field(default_factory=set)
     """Encounter and daily powers spent, and recharge powers waiting for their d6."""
-    last_oa_turn: int = -1
-    """Global turn counter of its last opportunity attack (X-OA-1)."""
-    oa_round: int = -1
-    oa_count: int = 0
-    """Opportunity attacks made in `oa_round` (4srd S-14 counts them per round)."""
-    move_opportunities: set[tuple[int, str]] = field(default_factory=set)
-    """(round, enemy id): enemies its movement provoked (S-14: one opportunity a round)."""
+    rules: Any = None
+    """The ruleset's own record of this creature (`Ruleset.new_state`: opportunity attacks
+    taken, provocations); only the ruleset reads it."""
     delayed: bool = False
     readied: Any = None
     damage_dealt: int = 0

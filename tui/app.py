@@ -20,6 +20,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from engine.rulesets import offered_in
 from tui.options import GameOptions
 from tui.safetext import clean, plain
 
@@ -44,8 +45,16 @@ PALETTE: tuple[tuple[str, str, str], ...] = (
     ("Stand up", "Get up from prone", "stand_up"),
     ("Action point", "Spend an action point for one more action", "action_point"),
     ("Delay", "Delay the turn until after another creature's", "delay"),
-    ("Full attack", "d20srd: every iterative attack on one target (full round)", "full_attack"),
-    ("Withdraw", "4srd/d20srd: double move, first square provokes nothing", "withdraw"),
+    (
+        "Full attack",
+        f"{offered_in('full_attack')}: every iterative attack on one target (full round)",
+        "full_attack",
+    ),
+    (
+        "Withdraw",
+        f"{offered_in('withdraw')}: double move, first square provokes nothing",
+        "withdraw",
+    ),
     ("Show threats", "Mark the squares enemies threaten", "threats"),
     (
         "Take over creature",

@@ -80,6 +80,8 @@ def _dice_arg(text: str) -> list[int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from engine.rulesets import ruleset_names  # the registry: a new ruleset is a choice
+
     p = argparse.ArgumentParser(
         prog="skirmish",
         description="Tactical d20 encounters in the terminal, with an AI for the monsters.",
@@ -91,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play an encounter in the app")
     play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
     play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    play.add_argument("--ruleset", choices=ruleset_names())
     play.add_argument(
         "--control",
         type=_control_arg,
@@ -127,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    sim.add_argument("--ruleset", choices=ruleset_names())
     sim.add_argument(
         "--dice",
         type=_dice_arg,

@@ -30,14 +30,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engine import autosave
 from engine.actions import Action, EndTurn, Impossible
 from engine.content.loader import LoadedEncounter
-from engine.decisions import (
-    DelayReturnQuestion,
-    ForcedMoveQuestion,
-    OpportunityQuestion,
-    Question,
-    SaveOrderQuestion,
-)
-from engine.dice import DiceRequest, ManualDice, SeededDice
+from engine.decisions import InvalidAnswer, Question
+from engine.dice import DiceRequest, InvalidFace, ManualDice, SeededDice
 from engine.encounter import Encounter
 from engine.events import Logged
 from engine.history import History
@@ -289,23 +283,29 @@ class Controller:
             self._policies[side] = make_policy(self.options.policy)
         return self._policies[side]
 
-    def answer(self, q: Question) -> Any:
-        """The engine's question, from the worker thread: a person or the AI answers."""
+    def answer(self, q: Question[Any]) -> Any:
+        """The engine's question, from the worker thread: a person or the AI answers. A
+        question with no dialog, or nothing to choose, takes its default; a person's answer
+        the question refuses is asked again."""
         if self.control.get(q.who) != "player":
             return self._policy(self._side.get(q.who, "")).answer(self.enc, q)
-        if isinstance(q, SaveOrderQuestion):
-            return list(q.effects)
-        if isinstance(q, ForcedMoveQuestion) and len(q.options) <= 1:
-            return 0
-        if isinstance(q, OpportunityQuestion | ForcedMoveQuestion | DelayReturnQuestion):
-            return self._ask(q)
-        raise TypeError(f"unknown question {q!r}")
+        if not q.asks_person or not q.choice():
+            return q.default()
+        while True:
+            try:
+                return q.check(self._ask(q))
+            except InvalidAnswer as exc:
+                self.notify(Refused(exc.reason))
 
     def _ask_die(self, request: DiceRequest) -> int:
-        value = self._ask(request)
-        if value is None:  # the person let the app roll this one
-            return self._fallback.roll(request.sides, request.purpose, request.who)
-        return int(value)
+        while True:
+            value = self._ask(request)
+            if value is None:  # the person let the app roll this one
+                return self._fallback.roll(request.sides, request.purpose, request.who)
+            try:
+                return request.check(value)
+            except InvalidFace as exc:
+                self.notify(Refused(str(exc)))
 
     def _ask(self, question: Question | DiceRequest) -> Any:
         self._publish()

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as E
-from engine.actions import Action, EndTurn, Move, UsePower
+from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
+from engine.handlers import describe_action
 from engine.history import control_of
 from engine.logfile import check_start, first_event, read_log_lines
 from engine.save import SaveError, read_save, replay_failure
@@ -87,20 +88,7 @@ def load_timeline(path: str | Path) -> Timeline:
 def describe(action: Action | None, actor: str | None, names: Names) -> str:
     if action is None:
         return "the fight starts"
-    who = names.who(actor)
-    if isinstance(action, Move):
-        x, y = action.path[-1]
-        return f"{who}: {action.mode} to {x},{y}"
-    if isinstance(action, UsePower):
-        text = f"{who}: {names.power(action.power)}"
-        if action.targets:
-            text += " on " + ", ".join(names.who(t) for t in action.targets)
-        if action.origin is not None:
-            text += f" at {action.origin[0]},{action.origin[1]}"
-        return text
-    if isinstance(action, EndTurn):
-        return f"{who}: ends the turn"
-    return f"{who}: {action.name.replace('_', ' ')}"
+    return describe_action(action, names.who(actor), names)
 
 
 def save_timeline(enc: Encounter, source: Path) -> Timeline:

@@ -21,7 +21,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 from engine.content.checks import Origin
 from engine.content.errors import ContentError, ContentErrors, ErrorSink, did_you_mean
@@ -52,15 +52,13 @@ from engine.content.schema import (
     Library,
     MapSpec,
     Power,
-    RulesetName,
     Side,
     Surprise,
+    check_ruleset,
 )
 from engine.content.validation import validate
 from engine.content.yamlsrc import YamlDoc
 from engine.grid import BattleMap
-
-RULESETS: tuple[str, ...] = get_args(RulesetName)
 
 
 @dataclass(frozen=True)
@@ -120,10 +118,11 @@ def load_encounter(
     if doc is None:
         raise ContentErrors(sink.errors)
     spec, tables, bmap = _resolve(doc, src, reader, sink, sources)
-    if ruleset is not None and ruleset not in RULESETS:
-        hint = did_you_mean(ruleset, RULESETS).replace(" (did", "; did").rstrip(")")
-        message = f"must be one of: {', '.join(RULESETS)} (got {ruleset!r}{hint})"
-        sink.add(ContentError(src.key, None, "ruleset", message))
+    if ruleset is not None:
+        try:
+            check_ruleset(ruleset)
+        except ValueError as exc:
+            sink.add(ContentError(src.key, None, "ruleset", str(exc)))
     sink.raise_if_any()
     assert spec is not None and bmap is not None  # no errors means both were built
     if ruleset is not None:

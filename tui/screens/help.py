@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.conditions import CONDITIONS
+from engine.rulesets import offered_in
 from tui.glyphs import MARKS, TERRAIN_LEGEND, TOKEN_MARKS
 
 KEYS: tuple[tuple[str, str], ...] = (
@@ -33,8 +34,15 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("g", "get up from prone (move action)"),
     ("A", "spend an action point (one extra action this turn)"),
     ("d", "delay your turn"),
-    ("f", "d20srd: full attack, every iterative attack (Tab: target, Enter; full round)"),
-    ("W", "4srd/d20srd: withdraw, double move; the first square left provokes nothing"),
+    (
+        "f",
+        f"{offered_in('full_attack')}: full attack, every iterative attack "
+        "(Tab: target, Enter; full round)",
+    ),
+    (
+        "W",
+        f"{offered_in('withdraw')}: withdraw, double move; the first square left provokes nothing",
+    ),
     ("e", "end your turn"),
     ("z / Ctrl+Z", "undo your last action (and the AI turns after it); again for more"),
     ("Z / Ctrl+Y", "redo what undo took back (the same dice)"),
