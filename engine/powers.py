@@ -76,7 +76,8 @@ def eligible(battle: Battle, c: Combatant, other: Combatant, power: Power) -> bo
         return other.side == c.side
     if who == "self":
         return other.id == c.id
-    return other.id != c.id or power.kind == "close"
+    # A close area includes its user only when the power says so (issue 16, the 4e reading).
+    return other.id != c.id or (power.kind == "close" and power.includes_user)
 
 
 def area_squares(

@@ -304,10 +304,15 @@ class Power(Model):
     miss: Outcome | None = None
     effect: Outcome | None = None
     crit_range: Annotated[int, Field(ge=15, le=20)] | None = None
+    includes_user: bool = False
+    """A close burst or blast includes its user only when this says so (the usual 4e
+    reading: "each creature in the burst" means each other creature)."""
     description: Text = ""
 
     @model_validator(mode="after")
     def _shape(self) -> Power:
+        if self.includes_user and self.kind != "close":
+            raise ValueError("`includes_user` is only for close powers (burst or blast)")
         if self.usage == "recharge" and self.recharge is None:
             raise ValueError("a recharge power needs `recharge` (the d6 face it returns on)")
         if self.recharge is not None and self.usage != "recharge":
