@@ -18,6 +18,7 @@ from typing import Any
 from engine.actions import Action, Impossible
 from engine.attacks import AttackPreview, preview
 from engine.battle import Battle
+from engine.content.basics import with_basic_melee
 from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
 from engine.decisions import Decider
@@ -81,7 +82,7 @@ class Encounter:
             cr = loaded.creatures[cd.creature]
             side_ctl = spec.sides[cd.side].control if cd.side in spec.sides else "ai"
             ctl = control.get(cd.id) or control.get(cd.side) or cd.control or side_ctl
-            powers = tuple(loaded.powers[p] for p in cr.powers)
+            powers = with_basic_melee(cr, tuple(loaded.powers[p] for p in cr.powers))
             pc = cr.kind == "pc"
             combatants.append(
                 Combatant(
