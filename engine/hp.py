@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.battle import Battle
 from engine.events import Damage, Heal, Mod, StateChange, TempHp
+from engine.immunity import immune_to_damage
 from engine.state import Combatant
 
 
@@ -28,6 +29,8 @@ def adjust(
     damage to 0), then temporary hit points soak the rest."""
     mods: list[Mod] = []
     running = rolled
+    if immune_to_damage(target.creature, types) and running > 0:  # issue 16: immunity
+        return [Mod("immune", -running)]
     for source in halve:  # weakened attacker, insubstantial target, half damage on a miss
         cut = running - running // 2
         if cut:

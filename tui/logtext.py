@@ -26,6 +26,7 @@ from engine.events import (
     EncounterStart,
     Event,
     Heal,
+    Immune,
     Initiative,
     InitiativeOrder,
     Logged,
@@ -334,6 +335,10 @@ class LogFormatter:
             if not self.explain:
                 return None
             return "ai", f"AI {n.who(ev.id)}: {ev.summary}"
+        if isinstance(ev, Immune):
+            return "effect", (
+                f"{n.who(ev.target)} is immune to {ev.keyword}: {n.power(ev.power)} has no effect"
+            )
         if isinstance(ev, Note):
             return "info", ev.text
         if isinstance(ev, EncounterEnd):

@@ -356,6 +356,8 @@ class Creature(Model):
     vulnerable: dict[
         Annotated[str, Field(pattern=ID_PATTERN)], Annotated[int, Field(ge=1, le=50)]
     ] = {}
+    immune: Annotated[list[str], Field(max_length=MAX_LIST)] = []
+    """Damage types and power keywords it is immune to (`engine.immunity`, issue 16)."""
     insubstantial: bool = False
     invisible: bool = False
     minion: bool = False
@@ -374,6 +376,21 @@ class Creature(Model):
     """d20srd: DR N/-: subtracted from untyped damage, down to 0 (D-11)."""
     sneak_attack: DiceText | None = None
     """d20srd: extra dice against a flat-footed or flanked target, never multiplied (D-10)."""
+
+    @field_validator("immune")
+    @classmethod
+    def _known_immunities(cls, value: list[str]) -> list[str]:
+        from engine.content.errors import did_you_mean
+        from engine.immunity import IMMUNITIES
+
+        for name in value:
+            if name not in IMMUNITIES:
+                hint = did_you_mean(name, IMMUNITIES)
+                raise ValueError(
+                    f"an immunity to {name!r} protects from nothing{hint}: name a damage type "
+                    f"or a keyword ({', '.join(IMMUNITIES)})"
+                )
+        return value
 
     @field_validator("sneak_attack")
     @classmethod
