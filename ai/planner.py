@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ai.candidates import attack_options
 from ai.distances import DistanceCache, Route, path_toward, routes
+from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
 from ai.plan import Budget, Option, budget
 from ai.roles import weights_for
@@ -254,6 +255,7 @@ class Planner:
                 options.append(
                     Option("utility", u.value + stay.score, s0, action=u.action, note=u.text)
                 )
+        options.extend(first_aid_options(enc, c, bud, stay.score))
         sw = self._second_wind(enc, c, bud)
         if sw > 0:
             options.append(Option("second_wind", sw + value(s0), s0))

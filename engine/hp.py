@@ -103,7 +103,7 @@ def deal_damage(
             target.temp_hp,
         )
     )
-    update_state(battle, target)
+    update_state(battle, target, hurt=amount > 0)
     return amount
 
 
@@ -114,9 +114,16 @@ def heal(battle: Battle, target: Combatant, amount: int, source: str | None, sur
         return
     target.hp = min(target.max_hp, max(0, before) + amount)
     battle.emit(Heal(target.id, source, amount, before, target.hp, surge))
-    if target.hp > 0:
-        target.death_failures = 0 if target.hp > 0 and before <= 0 else target.death_failures
+    # Failed death saves are not reset by healing: no clause says so (S-10 counts three
+    # failures; the usual 4e rule resets them only with a rest, which no encounter has).
     update_state(battle, target)
+
+
+def stabilize(battle: Battle, c: Combatant) -> None:
+    """A dying creature becomes stable: no more death saving throws (issue 16)."""
+    if c.state == "dying":
+        c.state = "stable"
+        battle.emit(StateChange(c.id, "stable", c.hp))
 
 
 def spend_surge(battle: Battle, target: Combatant, extra: int, source: str | None) -> bool:
@@ -135,9 +142,11 @@ def gain_temp_hp(battle: Battle, target: Combatant, amount: int) -> None:
     battle.emit(TempHp(target.id, amount, target.temp_hp))
 
 
-def update_state(battle: Battle, c: Combatant) -> None:
+def update_state(battle: Battle, c: Combatant, *, hurt: bool = False) -> None:
+    """Set the state that follows from hit points (the ruleset's); a stable creature stays
+    stable below 0 until damage makes it dying again (issue 16, the usual 4e rule)."""
     new = battle.ruleset.hp_state(c)
-    if c.state == "stable" and new == "dying":
+    if c.state == "stable" and new == "dying" and not hurt:
         new = "stable"
     if new != c.state:
         was_standing = c.standing

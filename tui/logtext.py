@@ -249,6 +249,8 @@ class LogFormatter:
             return "info", f"{ev.map.get('name', ev.encounter)}: {ev.ruleset}, {seed}"
         if isinstance(ev, Check):
             ok = "" if ev.success is None else (" (notices)" if ev.success else " (surprised)")
+            if ev.skill == "heal":
+                ok = " (stabilizes)" if ev.success else " (fails)"
             return "info", f"{n.who(ev.id)} {ev.skill}: {ev.total}{ok}"
         if isinstance(ev, Initiative):
             what = "roll-off" if ev.rolloff else "initiative"

@@ -144,6 +144,8 @@ class Skills(Model):
     stealth: Bonus = 0
     bluff: Bonus = 0
     insight: Bonus = 0
+    heal: Bonus = 0
+    """A Heal check stabilizes an adjacent dying creature (DC 15; issue 16)."""
 
 
 class Weapon(Model):
