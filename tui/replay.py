@@ -198,8 +198,16 @@ class LogFollower:
     """The fight as its events tell it, one event at a time."""
 
     def __init__(self, start: E.EncounterStart) -> None:
+        # Schema 2 logs say the state each creature starts in (a fight that starts mid-way);
+        # a version-1 log's creatures all start unhurt.
         self.creatures = {
-            c["id"]: _Creature(c, (int(c["pos"][0]), int(c["pos"][1])), int(c["hp"]))
+            c["id"]: _Creature(
+                c,
+                (int(c["pos"][0]), int(c["pos"][1])),
+                int(c["hp"]),
+                int(c.get("temp_hp", 0)),
+                str(c.get("state", "healthy")),
+            )
             for c in start.combatants
         }
         self.letters = token_letters(

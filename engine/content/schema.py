@@ -434,6 +434,14 @@ class MapSpec(Model):
     ] = {}
 
 
+class StartEffect(EffectSpec):
+    """An effect a combatant starts with (a fight moved from the table, issue 16 item 7):
+    an effect as a power gives it, plus who gave it (`source`, a combatant id: whose turns a
+    start/end-of-turn duration counts, the owner of a sustained one)."""
+
+    source: Id | None = None
+
+
 class Combatant(Model):
     id: Id
     creature: Id
@@ -442,6 +450,19 @@ class Combatant(Model):
     control: Control | None = None
     pos: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
     surprised: bool | None = None
+    # A fight that starts mid-way (issue 16 item 7): the state it is in when placed.
+    hp: Annotated[int, Field(ge=-1000, le=1000)] | None = None
+    """Starting hit points (default: the creature's maximum); below 0 it starts dying."""
+    temp_hp: Annotated[int, Field(ge=0, le=500)] = 0
+    surges_spent: Small = 0
+    powers_spent: Annotated[list[Id], Field(max_length=MAX_LIST)] = []
+    """Encounter and daily powers already used (and recharge powers not yet recharged)."""
+    action_points: Annotated[int, Field(ge=0, le=3)] | None = None
+    """Action points left (default: the creature's)."""
+    action_point_used: bool = False
+    second_wind_used: bool = False
+    death_failures: Annotated[int, Field(ge=0, le=2)] = 0
+    effects: Annotated[list[StartEffect], Field(max_length=MAX_LIST)] = []
 
 
 class Side(Model):
