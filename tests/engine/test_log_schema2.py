@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from skirmish_helpers import FIGHTER, GOBLIN, NAIVE, Builder, mon, pc
+from skirmish_helpers import BASIC_MELEE, BOLT, CLAW, FIGHTER, GOBLIN, NAIVE, Builder, mon, pc
 
 from ai.sim import play
 from engine.events import Check
