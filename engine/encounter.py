@@ -86,6 +86,7 @@ class Encounter:
         rs = get_ruleset(rs_name)
         control = control or {}
         combatants = []
+        waiting: dict[str, tuple[int, Combatant]] = {}
         for cd in spec.combatants:
             cr = loaded.creatures[cd.creature]
             side_ctl = spec.sides[cd.side].control if cd.side in spec.sides else "ai"
@@ -113,9 +114,13 @@ class Encounter:
                 action_point_used=cd.action_point_used,
             )
             c.state = rs.hp_state(c)  # a fight that starts mid-way (issue 16 item 7)
-            combatants.append(c)
+            if cd.arrives_round is not None:
+                waiting[c.id] = (cd.arrives_round, c)
+            else:
+                combatants.append(c)
         source = dice if dice is not None else SeededDice(seed if seed is not None else 0)
         battle = Battle(loaded.bmap, combatants, rs, source, deciders, spec.round_limit)
+        battle.waiting = waiting
         return cls(loaded, battle, seed, rs_name)
 
     def start(self, decision: Decision | None = None) -> list[Logged]:

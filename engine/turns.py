@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.arrivals import arrive
 from engine.battle import Battle
 from engine.content.schema import Encounter as EncounterSpec
 from engine.content.schema import Surprise
@@ -59,7 +60,8 @@ def start_event(
     """The log's first line: the fight as it begins (log-schema.md, encounter_start)."""
     b = battle
     combatants = []
-    for c in b.combatants.values():
+    coming = {cid: rnd for cid, (rnd, _) in b.waiting.items()}
+    for c in [*b.combatants.values(), *(c for _, c in b.waiting.values())]:
         combatants.append(
             {
                 "id": c.id,
@@ -79,6 +81,7 @@ def start_event(
                 "role": c.creature.role,
                 "creature": c.creature.id,
                 **_schema2(b, c),
+                "arrives_round": coming.get(c.id),
             }
         )
     terrain = {k: [list(sq) for sq in v] for k, v in b.map.terrain_squares().items()}
@@ -113,6 +116,8 @@ def start_effects(battle: Battle, spec: EncounterSpec) -> None:
     """The effects the encounter places combatants under (a fight that starts mid-way,
     issue 16 item 7): started as a power would start them, before surprise and initiative."""
     for cd in spec.combatants:
+        if cd.arrives_round is not None:
+            continue  # (content check: a reinforcement starts with no effects)
         for eff in cd.effects:
             source = battle.combatants.get(eff.source) if eff.source else None
             add_effect(battle, eff, battle[cd.id], source, eff.name or "starting effect")
@@ -230,6 +235,8 @@ def _new_round(battle: Battle) -> None:
         return
     battle.emit(RoundStart())
     expire_long(battle)  # F-DUR-4, F-DUR-6: 5 minutes at most
+    if battle.waiting:
+        arrive(battle)
 
 
 def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
@@ -345,7 +352,8 @@ def check_end(battle: Battle) -> bool:
     if battle.over:
         return True
     first: str | None = None
-    for c in battle.combatants.values():
+    coming = [c for _, c in battle.waiting.values()]  # reinforcements count as standing
+    for c in [*battle.combatants.values(), *coming]:
         if c.state in ("healthy", "bloodied"):  # standing
             if first is None:
                 first = c.side

@@ -15,6 +15,7 @@ from typing import Literal
 
 from engine.events import (
     ActionSpent,
+    Arrive,
     Attack,
     Check,
     Damage,
@@ -337,6 +338,8 @@ class LogFormatter:
             if not self.explain:
                 return None
             return "ai", f"AI {n.who(ev.id)}: {ev.summary}"
+        if isinstance(ev, Arrive):
+            return "info", f"{n.who(ev.id)} arrives at {_square(ev.pos)}"
         if isinstance(ev, Immune):
             return "effect", (
                 f"{n.who(ev.target)} is immune to {ev.keyword}: {n.power(ev.power)} has no effect"

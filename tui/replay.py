@@ -210,6 +210,12 @@ class LogFollower:
             )
             for c in start.combatants
         }
+        # Schema 2: reinforcements are off the map until their `arrive` line.
+        self.waiting = {
+            cid: self.creatures.pop(cid)
+            for cid, c in list(self.creatures.items())
+            if c.info.get("arrives_round") is not None
+        }
         self.letters = token_letters(
             [(c["id"], c.get("name", c["id"]), bool(c.get("pc"))) for c in start.combatants]
         )
@@ -223,6 +229,8 @@ class LogFollower:
         ev = item.event
         self.round = item.round
         c = self.creatures.get(getattr(ev, "id", None) or getattr(ev, "target", None) or "")
+        if isinstance(ev, E.Arrive) and ev.id in self.waiting:
+            self.creatures[ev.id] = self.waiting.pop(ev.id)
         if isinstance(ev, E.InitiativeOrder):
             self.order = ev.order
         elif isinstance(ev, E.TurnStart) and c is not None:

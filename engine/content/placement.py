@@ -160,6 +160,8 @@ def _check_start_state(
         out.append(error((*i, "hp"), f"{c.hp} is above {creature.id}'s maximum ({creature.hp})"))
     if c.hp is not None and c.hp <= 0 and creature.kind != "pc":
         out.append(error((*i, "hp"), "a monster at 0 hit points or fewer is dead (X-HP-1)"))
+    if c.arrives_round is not None and c.effects:
+        out.append(error((*i, "effects"), "a creature that arrives later starts with no effects"))
     if c.surges_spent > creature.healing_surges:
         out.append(
             error(

@@ -463,6 +463,8 @@ class Combatant(Model):
     second_wind_used: bool = False
     death_failures: Annotated[int, Field(ge=0, le=2)] = 0
     effects: Annotated[list[StartEffect], Field(max_length=MAX_LIST)] = []
+    arrives_round: Annotated[int, Field(ge=2, le=500)] | None = None
+    """A reinforcement: off the map until this round starts, then it rolls initiative."""
 
 
 class Side(Model):

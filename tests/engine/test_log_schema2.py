@@ -117,3 +117,37 @@ def test_a_version_1_log_still_replays(default_loaded: Any, tmp_path: Path) -> N
     assert timeline.stops and not timeline.exact
     last = timeline.view(len(timeline.stops) - 1)
     assert last.over
+
+
+def test_schema_2_a_fight_with_reinforcements_and_a_mid_way_start(
+    build: Builder, tmp_path: Path
+) -> None:
+    """A whole fight (naive AI on both sides): the conformance checker passes it, it replays
+    from its records, and the log viewer follows the reinforcement's arrival."""
+    from engine.encounter import Encounter
+
+    enc = build(
+        "........\n........\n........\n",
+        [
+            pc("f", (1, 1), hp=12, surges_spent=2),
+            pc("h", (1, 2), hp=-2, death_failures=1),
+            mon("g", (4, 1)),
+            mon("r", (7, 2), arrives_round=2),
+        ],
+        creatures=[FIGHTER, GOBLIN],
+        powers=[BASIC_MELEE, CLAW, BOLT],
+        seed=5,
+        start=False,
+    )
+    enc, _ = play(enc.loaded, 5, NAIVE)
+    log = [json.loads(json.dumps(lg.to_json())) for lg in enc.log]
+    assert [r["id"] for r in log if r["type"] == "arrive"] == ["r"]
+    c = checker().Checker("reinforced")
+    c.run(log)
+    assert c.findings == []
+    again = Encounter.replay(enc.loaded, enc.records, seed=5, control={"party": "ai"})
+    assert [lg.to_json() for lg in again.log] == [lg.to_json() for lg in enc.log]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in log))
+    timeline = load_timeline(path)
+    assert timeline.view(len(timeline.stops) - 1).over

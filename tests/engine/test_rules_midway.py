@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 from skirmish_helpers import BOLT, CLAW, FIGHTER, GOBLIN, Builder, events, mon, pc
 
-from engine.actions import EndTurn, Impossible, SecondWind, UsePower
+from engine.actions import EndTurn, Impossible, Move, SecondWind, UsePower
 from engine.content.errors import ContentErrors
 from engine.events import DeathSave, EffectEnd, EffectStart
+from engine.hp import update_state
 from engine.refusals import Refusal
+from engine.turns import check_end
 
 GRID = "......\n......\n......\n"
 SMITE = {
@@ -143,3 +145,53 @@ def test_midway_a_state_the_creature_cannot_be_in_is_a_content_error(
         _build(build, hero, gob)
     text = str(err.value)
     assert field in text and words in text and "test.yaml:" in text
+
+
+# --- reinforcements -----------------------------------------------------------------------
+def _reinforced(build: Builder, faces: list[int], pos: tuple[int, int] = (5, 2)) -> Any:
+    return build(
+        GRID,
+        [pc("f", (1, 1)), mon("g", (2, 1)), mon("r", pos, arrives_round=2)],
+        creatures=[HERO, GOBLIN],
+        powers=[BASIC, SMITE, *_goblin_powers()],
+        faces=faces,
+    )
+
+
+def test_F_TRN_2_reinforcements_arrive_at_their_round_and_roll_initiative(
+    build: Builder,
+) -> None:
+    enc = _reinforced(build, [20, 1, 10])  # initiative f 20, g 1; r rolls 10 in round 2
+    b = enc.battle
+    assert "r" not in b.combatants and b.order == ["f", "g"]
+    start = enc.log[0].event.combatants
+    assert [(c["id"], c["arrives_round"]) for c in start] == [("f", None), ("g", None), ("r", 2)]
+    with pytest.raises(Impossible):
+        enc.apply(UsePower("basic-melee", ("r",)))
+    enc.apply(EndTurn())  # f
+    out = enc.apply(EndTurn())  # g; round 2 starts: r arrives
+    arrive = [e for e in events(out) if e.type == "arrive"]
+    assert [(a.id, tuple(a.pos)) for a in arrive] == [("r", (5, 2))]
+    inits = [e for e in events(out) if e.type == "initiative"]
+    assert [(i.id, i.natural) for i in inits] == [("r", 10)]
+    assert b.order == ["f", "r", "g"]  # between f (20 + 2) and g (1 + 3)
+    assert "r" in b.combatants
+
+
+def test_F_TRN_6_a_side_with_reinforcements_to_come_has_not_lost(build: Builder) -> None:
+    enc = _reinforced(build, [20, 1, 10])
+    enc.battle["g"].hp = 0  # (the goblin falls in round 1)
+    update_state(enc.battle, enc.battle["g"])
+    assert not check_end(enc.battle)
+    enc.apply(EndTurn())
+    assert not enc.over
+    assert "r" in enc.battle.combatants and enc.current is not None
+
+
+def test_reinforcement_held_back_while_its_square_is_taken(build: Builder) -> None:
+    enc = _reinforced(build, [20, 1, 10], pos=(5, 0))
+    enc.apply(Move(((1, 1), (2, 0), (3, 0), (4, 0), (5, 0)), "walk"))  # f takes the square
+    enc.apply(EndTurn())
+    out = enc.apply(EndTurn())
+    assert "r" not in enc.battle.combatants
+    assert any(e.type == "note" and "can't arrive" in e.text for e in events(out))
