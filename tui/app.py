@@ -20,7 +20,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from engine.rulesets import offered_in
 from tui.options import GameOptions
 from tui.safetext import clean, plain
 
@@ -45,16 +44,8 @@ PALETTE: tuple[tuple[str, str, str], ...] = (
     ("Stand up", "Get up from prone", "stand_up"),
     ("Action point", "Spend an action point for one more action", "action_point"),
     ("Delay", "Delay the turn until after another creature's", "delay"),
-    (
-        "Full attack",
-        f"{offered_in('full_attack')}: every iterative attack on one target (full round)",
-        "full_attack",
-    ),
-    (
-        "Withdraw",
-        f"{offered_in('withdraw')}: double move, first square provokes nothing",
-        "withdraw",
-    ),
+    ("Full attack", "every iterative attack on one target (full round)", "full_attack"),
+    ("Withdraw", "double move, first square provokes nothing", "withdraw"),
     ("Show threats", "Mark the squares enemies threaten", "threats"),
     (
         "Take over creature",
@@ -207,11 +198,14 @@ class SkirmishApp(App[int]):
         from tui.screens.encounter import EncounterScreen
 
         if isinstance(screen, EncounterScreen):
-            from tui.screens.full_round import allowed
+            from engine.rulesets import offered_in
+            from tui.screens.full_round import RULES, allowed
 
             for title, help_text, action in PALETTE:
                 if not allowed(screen.controller, action):
                     continue  # a full-round action the fight's ruleset doesn't have
+                if action in RULES:  # which rulesets have it: "d20srd: ..."
+                    help_text = f"{offered_in(action)}: {help_text}"
                 yield SystemCommand(title, help_text, self._runner(screen, action))
 
     @staticmethod

@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,9 +79,28 @@ def _dice_arg(text: str) -> list[int]:
     return faces
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from engine.rulesets import ruleset_names  # the registry: a new ruleset is a choice
+class _Rulesets:
+    """`--ruleset`'s choices: the ruleset registry, read only when a choice is checked or
+    listed (a bare `skirmish` starts without loading the engine)."""
 
+    def _names(self) -> tuple[str, ...]:
+        from engine.rulesets import ruleset_names
+
+        return ruleset_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+RULESET_HELP = "the rules: %(choices)s (default: the encounter's own)"
+"""A metavar and a help text that lists the choices only when help is shown (argparse would
+list them in `add_argument` otherwise, loading the engine)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="skirmish",
         description="Tactical d20 encounters in the terminal, with an AI for the monsters.",
@@ -93,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play an encounter in the app")
     play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
     play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--ruleset", choices=ruleset_names())
+    play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
         type=_control_arg,
@@ -129,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument("--ruleset", choices=ruleset_names())
+    sim.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
         type=_dice_arg,

@@ -17,7 +17,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.conditions import CONDITIONS
-from engine.rulesets import offered_in
 from tui.glyphs import MARKS, TERRAIN_LEGEND, TOKEN_MARKS
 
 KEYS: tuple[tuple[str, str], ...] = (
@@ -34,15 +33,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("g", "get up from prone (move action)"),
     ("A", "spend an action point (one extra action this turn)"),
     ("d", "delay your turn"),
-    (
-        "f",
-        f"{offered_in('full_attack')}: full attack, every iterative attack "
-        "(Tab: target, Enter; full round)",
-    ),
-    (
-        "W",
-        f"{offered_in('withdraw')}: withdraw, double move; the first square left provokes nothing",
-    ),
+    ("f", "full attack, every iterative attack (Tab: target, Enter; full round)"),
+    ("W", "withdraw, double move; the first square left provokes nothing"),
     ("e", "end your turn"),
     ("z / Ctrl+Z", "undo your last action (and the AI turns after it); again for more"),
     ("Z / Ctrl+Y", "redo what undo took back (the same dice)"),
@@ -58,13 +50,19 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("replay: n / p, right / left", "next / previous action (`skirmish replay FILE`)"),
     ("replay: r, Home, End", "jump to a round, to the start, to the end"),
 )
+EXTRA = {"f": "full_attack", "W": "withdraw"}
+"""Keys of actions only some rulesets have: their help line says which."""
 
 
 def _keys() -> Table:
     t = Table(title="Keys", title_justify="left", show_header=False, box=None, expand=True)
     t.add_column(style="bold", no_wrap=True)
     t.add_column()
+    from engine.rulesets import offered_in  # the registry: which rulesets have the action
+
     for key, what in KEYS:
+        if key in EXTRA:
+            what = f"{offered_in(EXTRA[key])}: {what}"
         t.add_row(key, what)
     return t
 
