@@ -122,12 +122,7 @@ def check_placement(
             at_pos = partial(origin.error, (*at, "pos"))
             errors.extend(_check_pos(c, creature, bmap, occupied, at_pos))
         errors.extend(_check_start_state(c, creature, origin, at))
-    for i, c in place.combatants:
-        for j, eff in enumerate(c.effects):
-            if eff.source is not None and eff.source not in first_line:
-                where = ("combatants", i, "effects", j, "source")
-                hint = did_you_mean(eff.source, first_line)
-                errors.append(origin.error(where, f"unknown combatant {eff.source!r}{hint}"))
+    errors.extend(_check_effect_sources(place, first_line))
     if place.complete:
         used = sorted({c.side for _, c in place.combatants})
         if len(used) < 2:
@@ -148,6 +143,18 @@ def check_placement(
                         )
                     )
     return errors
+
+
+def _check_effect_sources(place: Placement, ids: Container[str]) -> list[ContentError]:
+    """Each starting effect's `source` is a combatant of the encounter (issue 16 item 7)."""
+    out: list[ContentError] = []
+    for i, c in place.combatants:
+        for j, eff in enumerate(c.effects):
+            if eff.source is not None and eff.source not in ids:
+                where = ("combatants", i, "effects", j, "source")
+                hint = did_you_mean(eff.source, [x.id for _, x in place.combatants])
+                out.append(place.origin.error(where, f"unknown combatant {eff.source!r}{hint}"))
+    return out
 
 
 def _check_start_state(

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmish_helpers import BASIC_MELEE, FIGHTER, GOBLIN, mon, pc
-from test_ai_scenarios import play_turn, until_turn
-
 from ai.tactical import TacticalPolicy
 from engine.actions import HealCheck, UsePower
+from tests.support.helpers import BASIC_MELEE, FIGHTER, GOBLIN, mon, pc
+from tests.support.scenarios import play_turn, until_turn
 
 GRID = "\n".join(["........"] * 5)
 MACE = {

@@ -9,7 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from skirmish_helpers import (
+
+from engine.actions import Move, UsePower
+from engine.content.basics import DERIVED_ID
+from engine.events import Attack, Damage, Provoke
+from tests.support.helpers import (
     BASIC_MELEE,
     BOLT,
     CLAW,
@@ -22,10 +26,6 @@ from skirmish_helpers import (
     pc,
     write_encounter,
 )
-
-from engine.actions import Move, UsePower
-from engine.content.basics import DERIVED_ID
-from engine.events import Attack, Damage, Provoke
 from tui.cli import main
 
 WIZARD = dict(FIGHTER, id="wizard", name="Wizard", powers=["zap"])
@@ -93,5 +93,5 @@ def test_check_notes_the_derived_basic_attack(
     assert main(["check", str(path)]) == 0
     out = capsys.readouterr().out
     assert "creatures[2]: note: lists no basic melee attack" in out
-    assert "Basic Attack (Longsword)" in out and "1 file(s) OK" in out
+    assert "Basic Attack (Longsword)" in out and "1 file OK" in out
     assert "creatures[0]" not in out

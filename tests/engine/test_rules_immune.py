@@ -7,7 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import (
+
+from engine.actions import UsePower
+from engine.content.errors import ContentErrors
+from engine.events import Damage, EffectStart, Immune, Moved
+from tests.support.helpers import (
     BASIC_MELEE,
     BOLT,
     CLAW,
@@ -20,10 +24,6 @@ from skirmish_helpers import (
     events,
     mon,
 )
-
-from engine.actions import UsePower
-from engine.content.errors import ContentErrors
-from engine.events import Damage, EffectStart, Immune, Moved
 
 FIRE = {
     "id": "fire",

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import BOLT, CLAW, FIGHTER, GOBLIN, Builder, events, mon, pc
 
 from engine.actions import EndTurn, Impossible, Move, SecondWind, UsePower
 from engine.content.errors import ContentErrors
@@ -15,6 +14,7 @@ from engine.events import DeathSave, EffectEnd, EffectStart
 from engine.hp import update_state
 from engine.refusals import Refusal
 from engine.turns import check_end
+from tests.support.helpers import BOLT, CLAW, FIGHTER, GOBLIN, Builder, events, mon, pc
 
 GRID = "......\n......\n......\n"
 SMITE = {

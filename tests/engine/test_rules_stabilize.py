@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Builder, dummy, events, mon, pc
-from test_rules_hp import BRUTE, GRID, HERO, POWERS, hit
 
 from engine.actions import EndTurn, HealCheck, Impossible, UsePower, action_from_json
 from engine.encounter import Encounter
 from engine.events import Check, DeathSave, StateChange
 from engine.refusals import Refusal
+from tests.engine.test_rules_hp import BRUTE, GRID, HERO, POWERS, hit
+from tests.support.helpers import Builder, dummy, events, mon, pc
 
 MEDIC = dict(HERO, id="medic", name="Medic", skills={"heal": 5})
 
