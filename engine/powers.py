@@ -26,6 +26,7 @@ from engine.grid import (
     distance,
     line_of_effect,
 )
+from engine.hints import attack_hint, damage_hint, damage_moot, halve_notes, resist_notes
 from engine.hp import adjust, deal_damage, gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
 from engine.immunity import immune_to_effects
@@ -145,6 +146,9 @@ class _Shared:
 
     roll: Roll | None = None
     crit_extra: Roll | None = None
+    targets: int = 1
+    """How many creatures the one damage roll may reach (a roll that could matter to a
+    second target is never moot: `engine.hints.damage_moot`)."""
 
 
 def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
@@ -225,7 +229,7 @@ def resolve(
 ) -> None:
     """Roll and apply `power` against `targets` (the action is already paid for)."""
     weapon = c.weapon_for(power)
-    shared = _Shared()
+    shared = _Shared(targets=len(targets))
     origin: tuple[Square, ...] | None = None
     if power.kind == "area" and act.origin is not None:
         origin = (act.origin,)
@@ -283,7 +287,11 @@ def attack_roll(
     assert power.attack is not None
     s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
     vs = power.attack.vs
-    natural = battle.d20(f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}", c.id)
+    natural = battle.d20(
+        f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
+        c.id,
+        lambda: attack_hint(battle.ruleset, s, vs),
+    )
     total = natural + s.bonus
     wrong = aimed is not None and aimed not in battle.squares(target)
     confirm = None
@@ -405,10 +413,6 @@ def _damage(
             ce = shared.crit_extra
             crit_extra = {"dice": str(ce.expr), "rolls": list(ce.faces), "value": ce.total}
             rolled_total += ce.total
-    else:
-        if shared.roll is None:
-            shared.roll = battle.roll(expr, purpose, c.id)
-        rolled_total, rolls = shared.roll.total, shared.roll.faces
     halve: list[str] = []
     if outcome == "miss" and spec.half_damage:
         halve.append("half_on_miss")
@@ -419,6 +423,18 @@ def _damage(
     minimum = battle.ruleset.minimum_damage_on_hit if outcome in ("hit", "crit") else 0
     types = tuple(dspec.types)
     dr = battle.ruleset.damage_reduction(target, types)  # d20srd D-11
+    if own is None and not (crit and battle.ruleset.maximize_crit_damage):
+        if shared.roll is None:
+            roller: str | None = c.id
+            if battle.dice.explains and shared.targets == 1:  # a person would roll it
+                floor = adjust(
+                    battle, target, expr.min(), types, halve=halve, minimum=minimum, reduction=dr
+                )
+                if damage_moot(battle, target, expr.min() + sum(m.value for m in floor)):
+                    roller = None  # no face changes the outcome: the app rolls it (item 21)
+            notes = [*halve_notes(halve), *resist_notes(target, types)]
+            shared.roll = battle.roll(expr, purpose, roller, hint=lambda: damage_hint(expr, notes))
+        rolled_total, rolls = shared.roll.total, shared.roll.faces
     mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
     cause = {"hit": "hit", "crit": "crit", "miss": "miss"}.get(outcome, "effect")
     deal_damage(

@@ -59,34 +59,38 @@ def start_event(
 ) -> EncounterStart:
     """The log's first line: the fight as it begins (log-schema.md, encounter_start)."""
     b = battle
-    combatants = []
     coming = {cid: rnd for cid, (rnd, _) in b.waiting.items()}
-    for c in [*b.combatants.values(), *(c for _, c in b.waiting.values())]:
-        combatants.append(
-            {
-                "id": c.id,
-                "name": c.name,
-                "side": c.side,
-                "pc": c.pc,
-                "control": c.control,
-                "level": c.level,
-                "max_hp": c.max_hp,
-                "hp": c.hp,
-                "speed": b.ruleset.base_speed(c),
-                "pos": list(c.pos),
-                "size": c.size,
-                "reach": c.reach,
-                "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
-                "surprised": c.surprised,  # as decided: `decide_surprise` runs first
-                "role": c.creature.role,
-                "creature": c.creature.id,
-                **_schema2(b, c),
-                "arrives_round": coming.get(c.id),
-            }
-        )
+    combatants = [
+        {**combatant_entry(b, c, c.surprised), "arrives_round": coming.get(c.id)}
+        for c in [*b.combatants.values(), *(c for _, c in b.waiting.values())]
+    ]  # `surprised` as decided: `decide_surprise` runs first
     terrain = {k: [list(sq) for sq in v] for k, v in b.map.terrain_squares().items()}
     bmap = {"name": spec.map.name, "width": b.map.width, "height": b.map.height, "terrain": terrain}
     return EncounterStart(SCHEMA, source, content_hash, ruleset, seed, bmap, tuple(combatants))
+
+
+def combatant_entry(b: Battle, c: Combatant, surprised: bool = False) -> dict[str, Any]:
+    """One creature as the log describes it (encounter_start's `combatants`, and a creature
+    the GM adds mid-fight: `engine.gm`)."""
+    return {
+        "id": c.id,
+        "name": c.name,
+        "side": c.side,
+        "pc": c.pc,
+        "control": c.control,
+        "level": c.level,
+        "max_hp": c.max_hp,
+        "hp": c.hp,
+        "speed": b.ruleset.base_speed(c),
+        "pos": list(c.pos),
+        "size": c.size,
+        "reach": c.reach,
+        "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
+        "surprised": surprised,
+        "role": c.creature.role,
+        "creature": c.creature.id,
+        **_schema2(b, c),
+    }
 
 
 def _schema2(b: Battle, c: Combatant) -> dict[str, Any]:
@@ -359,7 +363,8 @@ def check_end(battle: Battle) -> bool:
                 first = c.side
             elif c.side != first:
                 return False  # (checked after every action: stop at the second side)
-    finish(battle, first, "defeat")
+    fled = battle.fled_sides - {first}
+    finish(battle, first, "fled" if fled else "defeat")
     return True
 
 

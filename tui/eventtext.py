@@ -27,6 +27,7 @@ from engine.events import (
     EncounterEnd,
     EncounterStart,
     Event,
+    Gm,
     Heal,
     Immune,
     Initiative,
@@ -95,6 +96,7 @@ END_REASON = {
     "dead": "ends",
     "encounter_end": "ends",
     "stood_up": "stands up",
+    "gm": "ends (GM)",
 }
 SPECIAL_ACTION = {
     "second_wind": "uses second wind",
@@ -357,6 +359,11 @@ def _immune(w: Wording, ev: Immune, round_: int) -> Text:
         "effect",
         f"{n.who(ev.target)} is immune to {ev.keyword}: {n.power(ev.power)} has no effect",
     )
+
+
+@renders(Gm)
+def _gm(w: Wording, ev: Gm, round_: int) -> Text:
+    return "info", ev.summary
 
 
 @renders(Note)

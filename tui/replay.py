@@ -157,7 +157,9 @@ def logged_from_json(d: dict[str, Any]) -> E.Logged:
             kwargs[f.name] = _convert(d[f.name], hints[f.name])
         elif f.default is MISSING and f.default_factory is MISSING:
             raise KeyError(f.name)
-    return E.Logged(int(d["seq"]), int(d["round"]), cls(**kwargs))
+    by = d.get("rolled_by")
+    by = by if by in ("table", "app", "mixed") else None
+    return E.Logged(int(d["seq"]), int(d["round"]), cls(**kwargs), by)
 
 
 TERRAIN_CELL: dict[str, dict[str, Any]] = {

@@ -222,6 +222,7 @@ def test_flees_when_badly_hurt_only_if_asked(build: Any) -> None:
 
 
 def test_cover_from_a_shooter_makes_a_square_safer(build: Any) -> None:
+    from ai.memory import SideMemory
     from ai.roles import weights_for
     from ai.scoring import Context
 
@@ -240,7 +241,7 @@ def test_cover_from_a_shooter_makes_a_square_safer(build: Any) -> None:
     until_turn(enc, "arch")
     c = enc.current
     assert c is not None
-    ctx = Context(enc, c, weights_for(c), TacticalPolicy().dcache, {})
+    ctx = Context(enc, c, weights_for(c), SideMemory())
     behind, open_ = (5, 2), (5, 0)  # the same distance from the shooter
     assert ctx.value(behind) > ctx.value(open_)
 

@@ -281,7 +281,7 @@ def test_resume_latest_skips_unreadable_saves(
     monkeypatch.setattr(cli_saves, "app_entry", entry)
     assert cli_saves.main(["resume"]) == 0
     out = capsys.readouterr().out
-    assert "1 save(s) could not be read" in out and "zzz.save.jsonl" in out
+    assert "1 save could not be read" in out and "zzz.save.jsonl" in out
     assert cli_saves.main(["resume", "--latest"]) == 0
     assert opened == [target]
 
