@@ -157,6 +157,10 @@ def action(data: Any) -> Action:
         shown = f"a {kind} action" if is_id(kind) else "no action"
         raise ValueError(f"'action' is malformed ({shown} this Skirmish can't read)") from None
     hints = typing.get_type_hints(type(act))
+    names = {f.name for f in fields(act)}
+    stray = next((k for k in data if k != "action" and k not in names), None)
+    if stray is not None:  # the writer never adds what the action doesn't have
+        raise ValueError(f"the {act.name} action has no field {str(stray)[:MAX_ID]!r}")
     for f in fields(act):
         if f.name in data and not _fits(data[f.name], hints[f.name]):
             raise ValueError(f"the {act.name} action's {f.name!r} is malformed")

@@ -337,3 +337,10 @@ def test_non_finite_numbers_are_refused(good: Path, constant: bytes) -> None:
     lines[0] = b'{"crc":"%08x",' % zlib.crc32(body) + body[1:] + b"\n"
     good.write_bytes(b"".join(lines))
     refused(good, "line 1 (the save header) is damaged")
+
+
+def test_action_with_a_field_it_does_not_have(good: Path) -> None:
+    # Found by the save fuzzer: an end_turn with `"path": 1.5` reached the square check.
+    i = first_action_line(good, "move")
+    edit(good, i, lambda obj: obj.update(action={"action": "end_turn", "path": 1.5}))
+    refused(good, f"line {i + 1}:", "has no field 'path'")
