@@ -6,12 +6,13 @@ simplest correct player of any encounter.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ai.policy import Choice
 from engine.actions import Action, EndTurn, Move, StandUp, UsePower
 from engine.content.schema import Power
-from engine.decisions import AutoDecider, Question
+from engine.decisions import Question
 from engine.encounter import Encounter
 from engine.grid import Terrain, cheapest_path, distance
 from engine.state import Combatant
@@ -33,11 +34,8 @@ def basic_powers(c: Combatant) -> list[Power]:
 class NaivePolicy:
     name = "naive"
 
-    def __init__(self) -> None:
-        self._auto = AutoDecider()
-
-    def answer(self, enc: Encounter, question: Question) -> Any:
-        return self._auto.answer(question)
+    def answer(self, enc: Encounter, question: Question[Any]) -> Any:
+        return question.default()  # as the AutoDecider: no thought
 
     def next_action(self, enc: Encounter) -> Choice:
         """Attack the nearest enemy in reach, else walk toward the nearest, else end the turn;
@@ -52,22 +50,22 @@ class NaivePolicy:
                 return Choice(act)
         return Choice(EndTurn())
 
-    def _candidates(self, enc: Encounter, c: Combatant) -> list[Action | None]:
-        out: list[Action | None] = [self._attack(enc, c)]
+    def _candidates(self, enc: Encounter, c: Combatant) -> Iterator[Action | None]:
+        """In order of preference; lazily, so that a legal attack skips the path search."""
+        yield self._attack(enc, c)
         prone = enc.battle.has(c, "prone")
         if self._engaged(enc, c):
             # Already next to an enemy: walking on would only provoke opportunity attacks.
             if prone and enc.can_spend("move"):
-                out.append(StandUp())
-            return out
+                yield StandUp()
+            return
         if enc.can_spend("move") and not prone:
             if enc.battle.map.cell(c.pos).terrain == Terrain.PIT:
-                out.append(self._climb(enc, c))
+                yield self._climb(enc, c)
             else:
-                out.append(self._approach(enc, c))
+                yield self._approach(enc, c)
         if prone and enc.can_spend("move"):
-            out.append(StandUp())
-        return out
+            yield StandUp()
 
     @staticmethod
     def _climb(enc: Encounter, c: Combatant) -> Move | None:
@@ -84,8 +82,8 @@ class NaivePolicy:
         return None
 
     def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
-        for power, reason in enc.usable_powers():
-            if reason is not None or power not in basic_powers(c):
+        for power, refusal in enc.power_refusals():
+            if refusal is not None or power not in basic_powers(c):
                 continue
             targets = enc.targets(power.id)
             if not targets:

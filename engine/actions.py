@@ -1,26 +1,32 @@
 """What a creature can do on its turn, as immutable values, and the refusal of an illegal one.
 
 The TUI, the AI and tests build these and hand them to `Encounter.apply`; a save file stores
-them (with `to_json`/`from_json`) so that a fight can be replayed exactly.
+them (with `to_json`/`action_from_json`) so that a fight can be replayed exactly. These are
+values only: each type's rules (check, perform, describe) are its handler in
+`engine.handlers`, which is also where the save format learns the type's name.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-if TYPE_CHECKING:
-    from engine.encounter import Encounter
+from engine.refusals import Refusal
 
 Square = tuple[int, int]
 
 
 class Impossible(Exception):
-    """An action the rules don't allow now; nothing changed. `reason` is for a person."""
+    """An action the rules don't allow now; nothing changed. `reason` is for a person,
+    `code` (one of the closed set `Refusal`) for code that must tell refusals apart."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, code: Refusal) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"Impossible({self.reason!r}, {self.code.name})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +41,6 @@ class Action:
                 value = [list(v) if isinstance(v, tuple) else v for v in value]
             out[f.name] = value
         return out
-
-    def check(self, enc: Encounter) -> Any:
-        """An action the encounter doesn't know by itself checks itself here and returns its
-        plan (raises Impossible; changes nothing): the full-round actions do."""
-        raise Impossible(f"unknown action {self!r}")
-
-    def perform(self, enc: Encounter, plan: Any) -> None:
-        """Apply an action `check` accepted (the encounter calls it)."""
-        raise Impossible(f"unknown action {self!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,16 +122,6 @@ class FullAttack(Action):
     power: str
     targets: tuple[str, ...] = ()
 
-    def check(self, enc: Encounter) -> Any:
-        from engine.full_round import check_full_attack
-
-        return check_full_attack(enc, self)
-
-    def perform(self, enc: Encounter, plan: Any) -> None:
-        from engine.full_round import full_attack
-
-        full_attack(enc, self, plan)
-
 
 @dataclass(frozen=True, slots=True)
 class Withdraw(Action):
@@ -144,53 +131,127 @@ class Withdraw(Action):
     name: ClassVar[str] = "withdraw"
     path: tuple[Square, ...]
 
-    def check(self, enc: Encounter) -> Any:
-        from engine.full_round import check_withdraw
 
-        return check_withdraw(enc, self)
+# --- the game master's tools (issue 12, item 23) -------------------------------------------
+# Actions like any other (logged, undone, saved and replayed), taken at any point of a fight;
+# they spend no creature's action. Rules and refusals: `engine.gm`, dispatched by
+# `engine.handlers.gm`.
+@dataclass(frozen=True, slots=True)
+class GmHp(Action):
+    """Damage (temporary hit points soak it first), healing or temporary hit points."""
 
-    def perform(self, enc: Encounter, plan: Any) -> None:
-        from engine.full_round import withdraw
+    name: ClassVar[str] = "gm_hp"
+    target: str
+    change: str
+    """"damage", "heal" or "temp"."""
+    amount: int
 
-        withdraw(enc, self, plan)
+
+@dataclass(frozen=True, slots=True)
+class GmEffect(Action):
+    """Put a condition, ongoing damage or a modifier on a creature, with a duration."""
+
+    name: ClassVar[str] = "gm_effect"
+    target: str
+    duration: str = "save_ends"
+    condition: str | None = None
+    ongoing: int = 0
+    ongoing_type: str | None = None
+    stat: str | None = None
+    value: int = 0
+    label: str | None = None
+    """The effect's name in the log (default: what it does)."""
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.name: cls
-    for cls in (
-        Move,
-        UsePower,
-        SecondWind,
-        StandUp,
-        Sustain,
-        SpendActionPoint,
-        Delay,
-        Ready,
-        Bluff,
-        EndTurn,
-        FullAttack,
-        Withdraw,
-    )
-}
+@dataclass(frozen=True, slots=True)
+class GmEndEffect(Action):
+    """End an active effect now."""
+
+    name: ClassVar[str] = "gm_end_effect"
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmAdd(Action):
+    """Reinforcements: a creature of the encounter's bestiary joins `side` at `pos`, with
+    `initiative` entered by the GM or (None) rolled."""
+
+    name: ClassVar[str] = "gm_add"
+    creature: str
+    side: str
+    pos: Square
+    id: str | None = None
+    initiative: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GmRemove(Action):
+    """A creature leaves the fight (flees, is captured, was never meant to be there)."""
+
+    name: ClassVar[str] = "gm_remove"
+    target: str
+
+
+GM_ACTIONS: tuple[type[Action], ...] = (GmHp, GmEffect, GmEndEffect, GmAdd, GmRemove)
 
 
 def action_from_json(data: dict[str, Any]) -> Action:
-    """Rebuild an action stored by `Action.to_json` (raises ValueError on a foreign record)."""
+    """Rebuild an action stored by `Action.to_json`; a foreign or malformed record (a save
+    is user-supplied bytes) is a ValueError saying which field is wrong, in one line."""
+    from engine.handlers import HANDLERS  # the handlers import this module
+
     kind = data.get("action")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
         raise ValueError(f"unknown action {kind!r}")
+    cls = handler.action
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        if f.name in ("path", "squares"):
-            value = tuple(tuple(v) for v in value)
-        elif f.name == "targets" or (f.name == "origin" and value is not None):
-            value = tuple(value)
-        kwargs[f.name] = value
+        if f.name in data:
+            convert = _FIELDS.get(f.name, _scalar)
+            try:
+                kwargs[f.name] = convert(data[f.name])
+            except (TypeError, ValueError):
+                raise ValueError(f"bad {kind} action: {f.name} {data[f.name]!r}") from None
     try:
         return cls(**kwargs)
     except TypeError as exc:
         raise ValueError(f"bad {kind} action: {exc}") from None
+
+
+def _square(value: Any) -> Square:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (value[0], value[1])
+    raise ValueError("not a square")
+
+
+def _squares(value: Any) -> tuple[Square, ...]:
+    if not isinstance(value, list | tuple):
+        raise ValueError("not a list of squares")
+    return tuple(_square(v) for v in value)
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError("not a list of ids")
+    return tuple(value)
+
+
+def _scalar(value: Any) -> Any:
+    if value is not None and not isinstance(value, str | int | float | bool):
+        raise ValueError("not a plain value")
+    return value
+
+
+_FIELDS: dict[str, Any] = {
+    "path": _squares,
+    "squares": _squares,
+    "targets": _ids,
+    "origin": lambda v: None if v is None else _square(v),
+    "pos": _square,
+}
+"""How the save format's fields become action fields (any other field: a plain value)."""

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.battle import Battle
+from engine.content.checks import threat_low
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
+from engine.flanking import flanking
 from engine.grid import adjacent, concealment, cover, footprint
 from engine.rulesets import Ruleset
 from engine.state import Combatant
@@ -58,43 +60,6 @@ def can_see(battle: Battle, viewer: Combatant, target: Combatant, at: Square | N
     return concealment(battle.map, v_sq, battle.squares(target)) != "total"
 
 
-def flanking(
-    battle: Battle, attacker: Combatant, target: Combatant, at: Square | None = None
-) -> bool:
-    """Attacker and an ally on opposite sides of the target, both adjacent to it, the ally able
-    to take opportunity attacks (F-MOD-1, flanking).
-
-    `at`: judge it as if the attacker stood there (top-left square), for the AI's "what if I
-    moved to X"; nothing changes either way."""
-    t_sq = battle.squares(target)
-    pos = attacker.pos if at is None else at
-    if not adjacent(footprint(pos, attacker.size), t_sq) or not battle.can_react(attacker):
-        return False
-    a_side = _side_at(pos, attacker.size, target)
-    want = (-a_side[0], -a_side[1])
-    for ally in battle.allies_of(attacker):
-        if not ally.standing or not battle.can_react(ally) or battle.flag(ally, "cant_see"):
-            continue
-        if adjacent(battle.squares(ally), t_sq) and _side(ally, target) == want:
-            return True
-    return False
-
-
-def _side(c: Combatant, target: Combatant) -> tuple[int, int]:
-    """Which side of the target's space `c` stands on: -1, 0 or +1 on each axis."""
-    return _side_at(c.pos, c.size, target)
-
-
-def _side_at(pos: Square, size: int, target: Combatant) -> tuple[int, int]:
-    tx, ty = target.pos
-    n = target.size
-    cx0, cy0 = pos
-    cx1, cy1 = cx0 + size - 1, cy0 + size - 1
-    sx = -1 if cx1 < tx else (1 if cx0 >= tx + n else 0)
-    sy = -1 if cy1 < ty else (1 if cy0 >= ty + n else 0)
-    return sx, sy
-
-
 def setup(
     battle: Battle,
     attacker: Combatant,
@@ -105,9 +70,12 @@ def setup(
     *,
     all_targets: tuple[str, ...] = (),
     at: Square | None = None,
+    extra: tuple[Mod, ...] = (),
 ) -> AttackSetup:
     """`at`: as if the attacker stood there (top-left square); the AI scores "if I stood at X"
-    with it. None: where it stands."""
+    with it. None: where it stands. `extra`: modifiers a preview asks about (a full attack's
+    iterative penalty); the roll's come from the action in progress (`action_modifiers`).
+    Reads only."""
     assert power.attack is not None
     kind = power.kind
     a_sq = battle.squares(attacker) if at is None else footprint(at, attacker.size)
@@ -118,6 +86,7 @@ def setup(
         battle, attacker, target, power, weapon, a_sq, t_sq
     )
     mods += battle.action_modifiers.get(attacker.id, ())  # d20srd iterative attacks
+    mods += extra
 
     seen = can_see(battle, attacker, target, at)
     if battle.has(target, "invisible") or battle.flag(attacker, "cant_see"):
@@ -125,57 +94,23 @@ def setup(
     else:
         conceal = concealment(battle.map, a_sq, t_sq)
 
-    ca = False
-    flank = False
+    ca, flank = False, False
     if seen:  # F-MOD-1: only against a target the attacker can see
-        granted = battle.flag(target, "grants_ca") or battle.effect_flag(target, "grants_ca")
-        prone_in_reach = battle.has(target, "prone") and kind == "melee" and adjacent(a_sq, t_sq)
-        unseen = battle.has(attacker, "invisible") and not can_see(battle, target, attacker)
-        if granted or prone_in_reach or unseen:  # conditions, running, F-MOD-11
-            ca = True
-        elif kind in ("melee", "ranged") and flanking(battle, attacker, target, at):
-            ca = flank = True
+        ca, flank = _advantage(battle, attacker, target, kind, a_sq, t_sq, at)
     if ca:
         mods.append(Mod("combat_advantage", 2))
-
-    if kind == "ranged":
-        blockers = battle.occupancy().enemy_squares(attacker.side, exclude=(target.id,))
-        cov = cover(battle.map, src_sq, t_sq, blockers=blockers)
-    else:  # F-MOD-5/6: terrain only against melee, close and area attacks
-        cov = cover(battle.map, src_sq, t_sq, count_creatures=False)
-    if cov == "cover":
-        mods.append(Mod("cover", -2))
-    elif cov == "superior":
-        mods.append(Mod("cover", -5))
-
-    if kind in ("melee", "ranged"):  # F-MOD-9
-        if conceal == "concealment":
-            mods.append(Mod("concealment", -2))
-        elif conceal == "total":
-            mods.append(Mod("concealment", -5))
-
-    conds = battle.conditions(attacker)
-    if "prone" in conds:
-        mods.append(Mod("prone", -2))
-    if "restrained" in conds:
-        mods.append(Mod("restrained", -2))
-    if "marked" in conds:
-        markers = {
-            e.source
-            for e in battle.effects.values()
-            if e.target == attacker.id and "marked" in e.conditions
-        }
-        if not markers & set(all_targets or (target.id,)):
-            mods.append(Mod("marked", -2))
-    for e in battle.effects.values():
-        if e.target == attacker.id:
-            for stat, value in e.modifiers:
-                if stat == "attack" and value:
-                    mods.append(Mod(e.name, value))
+    cov = _cover(battle, attacker, target, kind, src_sq, t_sq)
+    if cov in COVER_PENALTY:
+        mods.append(Mod("cover", COVER_PENALTY[cov]))
+    if kind in ("melee", "ranged") and conceal in CONCEALMENT_PENALTY:  # F-MOD-9
+        mods.append(Mod("concealment", CONCEALMENT_PENALTY[conceal]))
+    mods += _attacker_conditions(battle, attacker, all_targets or (target.id,))
+    # F-DUR-7: the same modifier from two effects counts once (as in `Battle.modifier`)
+    mods += [Mod(name, v) for name, v in battle.modifier_parts(attacker, "attack") if v]
 
     vs = power.attack.vs
     defense = defense_value(battle, target, vs, attacker, kind, a_sq, touch=power.attack.touch)
-    crit_low = power.crit_range or (weapon.crit_range if weapon else 20)
+    crit_low = threat_low(power, weapon)
     cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
     cdg = cdg and battle.ruleset.coup_de_grace_crits
     return AttackSetup(
@@ -188,6 +123,66 @@ def setup(
         crit_low,
         cdg,
     )
+
+
+COVER_PENALTY = {"cover": -2, "superior": -5}
+"""F-MOD-5/6."""
+CONCEALMENT_PENALTY = {"concealment": -2, "total": -5}
+"""F-MOD-9."""
+
+
+def _advantage(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    kind: str,
+    a_sq: tuple[Square, ...],
+    t_sq: tuple[Square, ...],
+    at: Square | None,
+) -> tuple[bool, bool]:
+    """(combat advantage, by flanking) against a target the attacker can see (F-MOD-1)."""
+    granted = battle.flag(target, "grants_ca") or battle.effect_flag(
+        target, "grants_ca", attacker.id
+    )
+    prone_in_reach = battle.has(target, "prone") and kind == "melee" and adjacent(a_sq, t_sq)
+    unseen = battle.has(attacker, "invisible") and not can_see(battle, target, attacker)
+    if granted or prone_in_reach or unseen:  # conditions, running, F-MOD-11
+        return True, False
+    if kind in ("melee", "ranged") and flanking(battle, attacker, target, at):
+        return True, True
+    return False, False
+
+
+def _cover(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    kind: str,
+    src_sq: tuple[Square, ...],
+    t_sq: tuple[Square, ...],
+) -> str:
+    if kind == "ranged":
+        blockers = battle.occupancy().enemy_squares(attacker.side, exclude=(target.id,))
+        return cover(battle.map, src_sq, t_sq, blockers=blockers)
+    # F-MOD-5/6: terrain only against melee, close and area attacks
+    return cover(battle.map, src_sq, t_sq, count_creatures=False)
+
+
+def _attacker_conditions(
+    battle: Battle, attacker: Combatant, targets: tuple[str, ...]
+) -> list[Mod]:
+    """Prone and restrained attackers (-2), and a marked one attacking none of its markers."""
+    conds = battle.conditions(attacker)
+    out = [Mod(name, -2) for name in ("prone", "restrained") if name in conds]
+    if "marked" in conds:
+        markers = {
+            e.source
+            for e in battle.effects.values()
+            if e.target == attacker.id and "marked" in e.conditions
+        }
+        if not markers & set(targets):
+            out.append(Mod("marked", -2))
+    return out
 
 
 def defense_value(
@@ -266,14 +261,16 @@ def preview(
     power: Power,
     origin: tuple[Square, ...] | None = None,
     at: Square | None = None,
+    extra: tuple[Mod, ...] = (),
 ) -> AttackPreview | None:
     """Odds and expected damage of `power` against `target` (None if it makes no attack).
 
-    `at`: as if the attacker stood at that square (top-left), for the AI; reads only."""
+    `at`: as if the attacker stood at that square (top-left), for the AI; `extra`: further
+    attack modifiers (a full attack's iterative -5s). Reads only."""
     if power.attack is None:
         return None
     weapon = attacker.weapon_for(power)
-    s = setup(battle, attacker, target, power, weapon, origin, at=at)
+    s = setup(battle, attacker, target, power, weapon, origin, at=at, extra=extra)
     p_hit, p_crit = outcome_odds(s, battle.ruleset)
     expected = 0.0
     text = ""

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.conditions import BY_NAME, ConditionInfo
 from engine.decisions import AutoDecider, Decider, Question, check_answer
 from engine.dice import DiceExpr, DiceSource, RecordingDice, Roll, roll
-from engine.events import Event, Logged
+from engine.events import ROLL_EVENTS, Event, Logged
 from engine.grid import BattleMap, Occupancy, Occupant, footprint
 from engine.rulesets import Ruleset
 from engine.state import ActiveEffect, Combatant
 
 Square = tuple[int, int]
+T = TypeVar("T")
 
 
 FLAGS = tuple(f.name for f in fields(ConditionInfo) if f.default is False)
@@ -77,6 +78,9 @@ class Battle:
         self.map = bmap
         self.combatants: dict[str, Combatant] = {c.id: c for c in combatants}
         self.ruleset = ruleset
+        for c in combatants:
+            if c.rules is None:
+                c.rules = ruleset.new_state(c)
         self.dice = RecordingDice(dice)
         self._decider_for = decider_for or (lambda _cid: AutoDecider())
         self.round_limit = round_limit
@@ -107,31 +111,44 @@ class Battle:
         `occupancy`)."""
         self.memo: dict[Any, Any] = {}
         """Results of pure functions of frozen content, for the hot paths (keys name them)."""
-        self.attacking: str | None = None
-        """The attacker whose attack is being set up, if any. `engine.attacks.setup` asks
-        `effect_flag(target, "grants_ca")` about the target alone; a Bluff's combat advantage
-        is for the bluffer only (F-MOD-13), so the question needs to know who asks."""
+        self.fled_sides: set[str] = set()
+        """Sides a creature left while still standing (the GM removed it: `engine.gm`); a
+        fight they lose ends with reason "fled" (F-TRN-6: fleeing ends an encounter)."""
         self.action_modifiers: dict[str, tuple[Any, ...]] = {}
         """Attack modifiers (`Mod`s) the action in progress gives one creature's every attack
         roll: a d20srd full attack's -5 for each further attack (D-1)."""
 
     # --- events -------------------------------------------------------------------
     def emit(self, event: Event) -> None:
-        self.log.append(Logged(len(self.log), self.round, event))
+        by = self.dice.origin() if self.dice.pending and event.type in ROLL_EVENTS else None
+        self.log.append(Logged(len(self.log), self.round, event, by))
 
     def events_since(self, mark: int) -> list[Logged]:
         return self.log[mark:]
 
     # --- dice ----------------------------------------------------------------------
-    def d20(self, purpose: str, who: str | None) -> int:
+    def d20(self, purpose: str, who: str | None, hint: Callable[[], str] | None = None) -> int:
+        """`hint`: what the roll needs, for a person rolling it (computed only then)."""
+        if hint is not None and self.dice.explains:
+            purpose = f"{purpose}: {hint()}"
         return self.dice.roll(20, purpose, who)
 
-    def roll(self, expr: DiceExpr, purpose: str, who: str | None, maximize: bool = False) -> Roll:
+    def roll(
+        self,
+        expr: DiceExpr,
+        purpose: str,
+        who: str | None,
+        maximize: bool = False,
+        hint: Callable[[], str] | None = None,
+    ) -> Roll:
+        if hint is not None and self.dice.explains and not maximize:
+            purpose = f"{purpose}: {hint()}"
         return roll(expr, self.dice, purpose, who, maximize)
 
     # --- questions -----------------------------------------------------------------
-    def ask(self, question: Question) -> Any:
-        """Ask the controller of `question.who`; a replay takes the recorded answer instead."""
+    def ask(self, question: Question[T]) -> T:
+        """Ask the controller of `question.who`; a replay takes the recorded answer instead.
+        The question checks the answer (InvalidAnswer, a ValueError, names what is wrong)."""
         if self.scripted_answers is not None:
             if not self.scripted_answers:
                 raise ValueError("the replay has no recorded answer for " + repr(question))
@@ -243,7 +260,12 @@ class Battle:
 
         F-DUR-7: the same modifier from several effects counts once; it lasts while any of
         them does, which is "the one with the most time remaining applies"."""
-        total = 0
+        return sum(v for _, v in self.modifier_parts(c, stat))
+
+    def modifier_parts(self, c: Combatant, stat: str) -> list[tuple[str, int]]:
+        """The effect modifiers to `stat` on `c` as (effect name, value), each counted once
+        (F-DUR-7: the first effect that carries it names it)."""
+        out: list[tuple[str, int]] = []
         seen: set[tuple[str, int]] = set()
         for e in self.effects.values():
             if e.target == c.id:
@@ -253,13 +275,13 @@ class Battle:
                         part not in seen
                     ):
                         seen.add(part)
-                        total += v
-        return total
+                        out.append((e.name, v))
+        return out
 
-    def effect_flag(self, c: Combatant, stat: str) -> bool:
+    def effect_flag(self, c: Combatant, stat: str, attacker: str | None = None) -> bool:
         """Does an effect on `c` carry `stat`? For "grants_ca" that includes combat advantage
         granted to one creature only (`grants_ca_to_source`: a Bluff, F-MOD-13) when that
-        creature is the one attacking now (`attacking`)."""
+        creature is `attacker` (the question needs to know who asks)."""
         for e in self.effects.values():
             if e.target != c.id:
                 continue
@@ -270,7 +292,7 @@ class Battle:
                     stat == "grants_ca"
                     and s == GRANTS_CA_TO_SOURCE
                     and e.source is not None
-                    and e.source == self.attacking
+                    and e.source == attacker
                 ):
                     return True
         return False

@@ -15,57 +15,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import (
-    Action,
-    Bluff,
-    Delay,
-    EndTurn,
-    Impossible,
-    Move,
-    Ready,
-    SecondWind,
-    SpendActionPoint,
-    StandUp,
-    Sustain,
-    UsePower,
-)
+from engine import turn_budget
+from engine.actions import Action, Impossible
 from engine.attacks import AttackPreview, preview
 from engine.battle import Battle
 from engine.content.loader import LoadedEncounter
-from engine.content.schema import Modifier, Power
+from engine.content.schema import Power
 from engine.decisions import Decider
 from engine.dice import DiceSource, SeededDice
-from engine.effects import add_effect, remove_condition, sustainable
-from engine.events import ActionSpent, Decision, Logged
+from engine.events import Decision, Logged, Mod
 from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
-from engine.hp import spend_surge
-from engine.movement import budget, check_move, perform_move, provoke_for_act
-from engine.powers import (
-    area_squares,
-    bluff,
-    bluff_problem,
-    in_area,
-    provoking_kind,
-    resolve,
-    resolve_targets,
-)
+from engine.handlers import handler_for
+from engine.handlers.base import power_of
+from engine.movement import budget
+from engine.powers import area_squares, in_area, usable_refusal
 from engine.powers import targets_for as _targets_for
-from engine.powers import usable as _usable
+from engine.refusals import Refusal
 from engine.rulesets import get_ruleset
 from engine.state import Combatant
-from engine.turns import (
-    begin,
-    check_end,
-    decide_surprise,
-    delay,
-    end_turn,
-    roll_initiative,
-    start_event,
-)
+from engine.turns import begin, check_end, decide_surprise, end_turn, roll_initiative, start_event
 
 Square = tuple[int, int]
-
-SECOND_WIND = [Modifier(stat="defenses", value=2)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +47,9 @@ class Record:
     faces: tuple[int, ...]
     answers: tuple[Any, ...]
     decision: Decision | None = None
+    typed: tuple[int, ...] = ()
+    """Table play: the indices in `faces` of the faces a person typed in (the rest the app
+    rolled); kept so that a replayed log still says which were which."""
 
 
 class Encounter:
@@ -88,7 +61,11 @@ class Encounter:
         self.seed = seed
         self.ruleset_name = ruleset
         self.records: list[Record] = []
+        self.gm_removed: dict[str, Combatant] = {}
+        """Creatures the GM took out of the fight (`engine.gm`): their ids stay taken."""
         self.started = False
+        self._checked: tuple[tuple[int, int, int, str | None], Action, Any] | None = None
+        """(state stamp, action, plan) of the last action found legal (see `_check`)."""
 
     # --- construction ---------------------------------------------------------------
     @classmethod
@@ -110,8 +87,7 @@ class Encounter:
         combatants = []
         for cd in spec.combatants:
             cr = loaded.creatures[cd.creature]
-            side_ctl = spec.sides[cd.side].control if cd.side in spec.sides else "ai"
-            ctl = control.get(cd.id) or control.get(cd.side) or cd.control or side_ctl
+            ctl = control.get(cd.id) or control.get(cd.side) or loaded.control(cd)
             powers = tuple(loaded.powers[p] for p in cr.powers)
             pc = cr.kind == "pc"
             combatants.append(
@@ -137,7 +113,7 @@ class Encounter:
     def start(self, decision: Decision | None = None) -> list[Logged]:
         """Log the start, decide surprise, roll initiative and begin the first turn."""
         if self.started:
-            raise Impossible("the encounter has already started")
+            raise Impossible("the encounter has already started", Refusal.ALREADY_STARTED)
         b = self.battle
         mark = len(b.log)
         b.answers = []
@@ -151,7 +127,8 @@ class Encounter:
         roll_initiative(b)
         begin(b)
         self.started = True
-        self.records.append(Record(None, tuple(b.dice.take()), tuple(b.answers)))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(None, faces, tuple(b.answers), None, b.dice.typed_taken))
         return b.log[mark:]
 
     # --- state ------------------------------------------------------------------------
@@ -174,45 +151,39 @@ class Encounter:
     # --- what is legal ------------------------------------------------------------------
     def can_spend(self, kind: str) -> bool:
         """F-TRN-1/4 and dazed: is an action of `kind` still available this turn?"""
-        b = self.battle
         c = self.current
-        if c is None or kind not in b.ruleset.turn_actions(b):  # S-2: 4srd, no minor
-            return False
-        spent = b.spent
-        std = spent["standard"] + (kind == "standard")
-        mov = spent["move"] + (kind == "move")
-        total = std + mov + spent["minor"] + (kind == "minor")
-        if total > 1 and (b.surprise_round or b.has(c, "dazed")):
-            return False
-        # a standard may be spent as a move or a minor, a move as a minor (F-TRN-1)
-        slots = 1 + b.extra_standard
-        return std <= slots and std + mov <= slots + 1 and total <= slots + 2
+        return c is not None and turn_budget.can_spend_one(self.battle, c, kind)
 
-    def usable_powers(self) -> list[tuple[Power, str | None]]:
-        """Each power of the current creature with the reason it can't be used now, if any."""
+    def power_refusals(self) -> list[tuple[Power, Impossible | None]]:
+        """Each power of the current creature with the refusal (`code`, `reason`) that
+        using it now would meet before targeting, or None."""
         c = self.current
         if c is None:
             return []
         out = []
         for p in c.powers:
-            reason = _usable(self.battle, c, p)
+            refusal = usable_refusal(self.battle, c, p)
             if (
-                reason is None
+                refusal is None
                 and p.action in ("standard", "move", "minor")
                 and not self.can_spend(p.action)
             ):
-                reason = f"no {p.action} action left"
-            out.append((p, reason))
+                refusal = Impossible(f"no {p.action} action left", Refusal.NO_ACTION_LEFT)
+            out.append((p, refusal))
         return out
+
+    def usable_powers(self) -> list[tuple[Power, str | None]]:
+        """Each power of the current creature with the reason it can't be used now, if any."""
+        return [(p, r.reason if r else None) for p, r in self.power_refusals()]
 
     def targets(self, power_id: str) -> list[str]:
         c = self._need_current()
-        return _targets_for(self.battle, c, self._power(c, power_id))
+        return _targets_for(self.battle, c, power_of(c, power_id))
 
     def area_origins(self, power_id: str) -> list[Square]:
         """Legal origin squares of a blast or an area burst (empty for other powers)."""
         c = self._need_current()
-        p = self._power(c, power_id)
+        p = power_of(c, power_id)
         b = self.battle
         if p.kind == "close" and p.blast is not None:
             return blast_origins(b.map, c.pos, c.size, p.blast)
@@ -230,21 +201,23 @@ class Encounter:
     def area(self, power_id: str, origin: Square | None) -> tuple[frozenset[Square], list[str]]:
         """The squares and the creatures an area or close power would affect from `origin`."""
         c = self._need_current()
-        p = self._power(c, power_id)
+        p = power_of(c, power_id)
         squares = area_squares(self.battle, c, p, origin)
         return squares, in_area(self.battle, c, p, squares)
 
     def preview(
-        self, power_id: str, target_id: str, origin: Square | None = None
+        self,
+        power_id: str,
+        target_id: str,
+        origin: Square | None = None,
+        extra: tuple[Mod, ...] = (),
     ) -> AttackPreview | None:
+        """The odds and expected damage of the current creature's `power_id` on `target_id`,
+        as the roll would see them (`extra`: further attack modifiers). Reads only."""
         c = self._need_current()
-        p = self._power(c, power_id)
+        p = power_of(c, power_id)
         org = (origin,) if origin is not None and p.kind == "area" else None
-        self.battle.attacking = c.id  # as in the roll: a Bluff's combat advantage (F-MOD-13)
-        try:
-            return preview(self.battle, c, self.battle[target_id], p, org)
-        finally:
-            self.battle.attacking = None
+        return preview(self.battle, c, self.battle[target_id], p, org, extra=extra)
 
     def reachable(self, mode: str = "walk") -> dict[Square, int]:
         """End squares the current creature may move to with `mode`, and their cost."""
@@ -256,13 +229,18 @@ class Encounter:
         rmap = reachable(b.map, c.pos, budget(b, c, mode), c.id, c.side, c.size, occ)
         return {sq: rmap[sq][0] for sq in end_squares(rmap, c.id, occ, c.size) if sq != c.pos}
 
-    def validate(self, action: Action) -> str | None:
-        """Why `action` is illegal now, or None (nothing changes either way)."""
+    def refusal(self, action: Action) -> Impossible | None:
+        """The refusal (`code`, `reason`) `action` would meet now, or None (changes nothing)."""
         try:
             self._check(action)
         except Impossible as exc:
-            return exc.reason
+            return exc
         return None
+
+    def validate(self, action: Action) -> str | None:
+        """Why `action` is illegal now, or None (nothing changes either way)."""
+        refusal = self.refusal(action)
+        return refusal.reason if refusal is not None else None
 
     # --- doing ------------------------------------------------------------------------
     def apply(self, action: Action, decision: Decision | None = None) -> list[Logged]:
@@ -279,153 +257,39 @@ class Encounter:
             check_end(b)
         if not b.over and actor is not None and b.current == actor and not b.can_act(b[actor]):
             end_turn(b, b[actor])  # it dropped or was stunned mid-turn: its turn is over
-        self.records.append(Record(action, tuple(b.dice.take()), tuple(b.answers), decision))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(action, faces, tuple(b.answers), decision, b.dice.typed_taken))
         return b.log[mark:]
 
     def _need_current(self) -> Combatant:
         c = self.current
         if c is None:
-            raise Impossible("the encounter is over" if self.over else "no creature's turn")
+            raise Impossible(
+                "the encounter is over" if self.over else "no creature's turn", Refusal.NO_TURN
+            )
         return c
 
-    @staticmethod
-    def _power(c: Combatant, power_id: str) -> Power:
-        p = c.power(power_id)
-        if p is None:
-            known = ", ".join(x.id for x in c.powers) or "none"
-            raise Impossible(f"{c.name} has no power {power_id!r} (has: {known})")
-        return p
-
-    def _spend_check(self, kind: str, what: str) -> None:
-        if not self.can_spend(kind):
-            raise Impossible(f"no {kind} action left for {what} this turn")
-
     def _check(self, action: Action) -> Any:
-        if not self.started:
-            raise Impossible("the encounter has not started")
-        c = self._need_current()
+        """The plan for `action` if it is legal now (Impossible if not). The last accepted
+        action's plan is kept until anything happens, so that an action the AI validated
+        is not checked again when it is applied (one check per action)."""
         b = self.battle
-        if isinstance(action, EndTurn):
-            return None
-        if isinstance(action, Move):
-            self._spend_check("move", action.mode)
-            return check_move(b, c, action)
-        if isinstance(action, UsePower):
-            p = self._power(c, action.power)
-            reason = _usable(b, c, p)
-            if reason:
-                raise Impossible(reason)
-            if p.action in ("standard", "move", "minor"):
-                self._spend_check(p.action, p.name)
-            return resolve_targets(b, c, p, action)
-        if isinstance(action, SecondWind):
-            if c.second_wind_used:
-                raise Impossible("second wind is once per encounter")
-            if not (c.pc if c.creature.second_wind is None else c.creature.second_wind):
-                raise Impossible(f"{c.name} has no second wind")
-            if c.surges <= 0:
-                raise Impossible(f"{c.name} has no healing surge left")
-            self._spend_check("standard", "second wind")
-            return None
-        if isinstance(action, StandUp):
-            if not b.has(c, "prone"):
-                raise Impossible(f"{c.name} is not prone")
-            self._spend_check("move", "standing up")
-            return None
-        if isinstance(action, Sustain):
-            eff = next((e for e in sustainable(b, c) if e.id == action.effect), None)
-            if eff is None:
-                raise Impossible(f"no effect {action.effect!r} to sustain this turn")
-            kind = eff.duration.removeprefix("sustain_")
-            self._spend_check(kind, f"sustaining {eff.name}")
-            return eff
-        if isinstance(action, SpendActionPoint):
-            if b.surprise_round:
-                raise Impossible("no action points in the surprise round (F-TRN-4)")
-            if c.action_points <= 0 or c.action_point_used:
-                raise Impossible(f"{c.name} has no action point to spend this encounter")
-            return None
-        if isinstance(action, Delay):
-            if any(b.spent.values()) or b.moved_this_turn:
-                raise Impossible("delay only before taking any action this turn")
-            return None
-        if isinstance(action, Bluff):
-            reason = bluff_problem(b, c, action.target)
-            if reason:
-                raise Impossible(reason)
-            self._spend_check("standard", "a Bluff")
-            return b[action.target]
-        if isinstance(action, Ready):
-            p = self._power(c, action.power)
-            if p.kind not in ("melee", "ranged") or _usable(b, c, p):
-                raise Impossible(f"{p.name} can't be readied (a usable melee or ranged power)")
-            self._spend_check("standard", "readying")
-            return p
-        return action.check(self)  # FullAttack, Withdraw (engine.full_round); else Impossible
+        stamp = (len(b.log), len(self.records), b.turn_counter, b.current)
+        memo = self._checked
+        if memo is not None and memo[0] == stamp and memo[1] == action:
+            return memo[2]
+        plan = self._check_now(action)
+        self._checked = (stamp, action, plan)
+        return plan
 
-    def _spend(self, c: Combatant, kind: str, name: str) -> None:
-        b = self.battle
-        if kind in b.spent:  # free actions are not counted (F-TRN-1: any number)
-            b.spent[kind] += 1
-        c.acted = True
-        b.emit(ActionSpent(c.id, kind, name))
+    def _check_now(self, action: Action) -> Any:
+        if not self.started:
+            raise Impossible("the encounter has not started", Refusal.NOT_STARTED)
+        c = self._need_current()
+        return handler_for(action).check(self, c, action)
 
     def _perform(self, action: Action, plan: Any) -> None:
-        b = self.battle
-        c = self._need_current()
-        if isinstance(action, EndTurn):
-            end_turn(b, c)
-        elif isinstance(action, Move):
-            self._spend(c, "move", action.mode)
-            perform_move(b, c, action, plan)
-        elif isinstance(action, UsePower):
-            p = self._power(c, action.power)
-            kind = p.action if p.action != "immediate" else "standard"
-            self._spend(c, kind, p.id)
-            if p.usage != "at-will":
-                c.used_powers.add(p.id)
-            if provoking_kind(p):
-                provoke_for_act(b, c)
-            if c.standing:
-                resolve(b, c, p, action, plan)
-        elif isinstance(action, SecondWind):
-            self._spend(c, "standard", "second_wind")
-            c.second_wind_used = True
-            spend_surge(b, c, 0, c.id)
-            from engine.content.schema import EffectSpec
-
-            add_effect(
-                b,
-                EffectSpec(
-                    name="second wind", duration="start_of_next_turn", modifiers=SECOND_WIND
-                ),
-                c,
-                c,
-                "second wind",
-            )
-        elif isinstance(action, StandUp):
-            self._spend(c, "move", "stand_up")
-            remove_condition(b, c, "prone", "stood_up")
-        elif isinstance(action, Sustain):
-            kind = plan.duration.removeprefix("sustain_")
-            self._spend(c, kind, "sustain")
-            plan.sustained_turn = c.turns_started
-        elif isinstance(action, SpendActionPoint):
-            c.action_points -= 1
-            c.action_point_used = True
-            b.extra_standard += 1
-            b.emit(ActionSpent(c.id, "free", "action_point"))
-        elif isinstance(action, Delay):
-            b.emit(ActionSpent(c.id, "free", "delay"))
-            delay(b, c)
-        elif isinstance(action, Bluff):
-            self._spend(c, "standard", "bluff")
-            bluff(b, c, plan)
-        elif isinstance(action, Ready):  # X-ACT-1: the move and minor actions remain
-            self._spend(c, "standard", "ready")
-            c.readied = plan.id
-        else:
-            action.perform(self, plan)
+        handler_for(action).perform(self, self._need_current(), action, plan)
 
     # --- replay -------------------------------------------------------------------------
     @classmethod
@@ -449,26 +313,17 @@ class Encounter:
         rebuild) and `advance(sides, purpose, who)` (roll the seeded part if that roll is
         seeded): the replay then advances the seeded part alongside the recorded faces, so an
         undo in table mode never re-rolls the dice the app rolls."""
-        faces = [f for r in records for f in r.faces]
-        fresh = getattr(live, "fresh", None)
-        if callable(fresh):
-            live = fresh()
-        source = ReplayDice(
-            faces, live if live is not None else SeededDice(seed or 0), advance_live=live is None
-        )
-        enc = cls.create(
-            loaded, seed=seed, dice=source, deciders=deciders, control=control, ruleset=ruleset
-        )
-        b = enc.battle
-        for rec in records:
-            b.scripted_answers = list(rec.answers)
-            if rec.action is None:
-                enc.start()
-            else:
-                enc.apply(rec.action, rec.decision)
-        b.scripted_answers = None
-        enc.records = list(records)
-        return enc
+        from engine.replay import Replay  # the one replay loop builds on this module
+
+        return Replay(
+            loaded,
+            records,
+            seed=seed,
+            ruleset=ruleset,
+            control=control,
+            deciders=deciders,
+            live=live,
+        ).run()
 
 
 class ReplayDice:
@@ -476,10 +331,22 @@ class ReplayDice:
     rolls alongside the recorded faces, so that after the replay it stands exactly where the
     original fight's stream stood (undo, then redo the same action: the same dice)."""
 
-    def __init__(self, faces: Sequence[int], live: DiceSource, *, advance_live: bool) -> None:
+    def __init__(
+        self,
+        faces: Sequence[int],
+        live: DiceSource,
+        *,
+        advance_live: bool,
+        typed: set[int] | frozenset[int] = frozenset(),
+    ) -> None:
         self._faces = list(faces)
         self._i = 0
         self._live = live
+        self._typed = typed
+        self.reports_typed = bool(typed) or bool(getattr(live, "reports_typed", False))
+        """Table play: which faces were typed is known (the records', then the live's)."""
+        self.explains = bool(getattr(live, "explains", False))
+        self.last_typed = False
         skip = live.roll if advance_live else getattr(live, "advance", None)
         self._advance: Callable[[int, str, str | None], object] | None = skip
 
@@ -495,5 +362,8 @@ class ReplayDice:
                 self._advance(sides, purpose, who)
             if not 1 <= face <= sides:
                 raise ValueError(f"recorded face {face} is not a d{sides} face ({purpose})")
+            self.last_typed = self._i - 1 in self._typed
             return face
-        return self._live.roll(sides, purpose, who)
+        face = self._live.roll(sides, purpose, who)
+        self.last_typed = bool(getattr(self._live, "last_typed", False))
+        return face

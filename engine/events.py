@@ -282,6 +282,20 @@ class Note(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Gm(Event):
+    """The game master changed the fight by hand (engine.gm; docs/log.md): `tool` is `hp`,
+    `effect`, `end_effect`, `add` or `remove`. The consequences follow as ordinary events
+    (damage, heal, temp_hp, effect_start/end, initiative, initiative_order)."""
+
+    type: ClassVar[str] = "gm"
+    tool: str
+    target: str
+    summary: str
+    combatant: dict[str, Any] | None = None
+    """`add`: the creature as encounter_start lists its combatants."""
+
+
+@dataclass(frozen=True, slots=True)
 class EncounterEnd(Event):
     type: ClassVar[str] = "encounter_end"
     winner: str | None
@@ -296,6 +310,10 @@ class Logged:
     seq: int
     round: int
     event: Event
+    rolled_by: str | None = None
+    """Table play: who rolled the dice this event reads, "table" (typed in by a person),
+    "app" (rolled by the app: its side's dice, or Ctrl+R) or "mixed"; None elsewhere
+    (docs/log.md, additions to the log contract)."""
 
     @property
     def type(self) -> str:
@@ -304,4 +322,12 @@ class Logged:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "type": self.event.type, "round": self.round}
         out.update(self.event.payload())
+        if self.rolled_by is not None:
+            out["rolled_by"] = self.rolled_by
         return out
+
+
+ROLL_EVENTS = frozenset(
+    {"check", "initiative", "attack", "damage", "heal", "save", "death_save", "recharge"}
+)
+"""The events that read dice: the first one after a roll carries who rolled it."""

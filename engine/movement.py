@@ -26,6 +26,7 @@ from engine.grid import (
     threatened_squares,
     validate_path,
 )
+from engine.refusals import Refusal
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -47,17 +48,21 @@ def check_move(
     """Validate a move; return its cost. Raises Impossible with the reason. `modes`: the
     modes the action allows (a `Withdraw` checks its path as mode "withdraw")."""
     if act.mode not in modes:
-        raise Impossible(f"unknown move mode {act.mode!r} (walk, run or shift)")
+        raise Impossible(
+            f"unknown move mode {act.mode!r} (walk, run or shift)", Refusal.BAD_MOVE_MODE
+        )
     problem = battle.ruleset.move_problem(battle, c, act.mode)  # S-15's 5-foot step
     if problem is not None:
-        raise Impossible(problem)
+        raise Impossible(problem, Refusal.ALREADY_ACTED)
     if battle.flag(c, "cant_move"):
-        raise Impossible(f"{c.name} can't move ({_why_stuck(battle, c)})")
+        raise Impossible(f"{c.name} can't move ({_why_stuck(battle, c)})", Refusal.CONDITION)
     if battle.has(c, "prone") and act.mode != "shift":
-        raise Impossible(f"{c.name} is prone: stand up first (a move action), or shift")
+        raise Impossible(
+            f"{c.name} is prone: stand up first (a move action), or shift", Refusal.CONDITION
+        )
     path = act.path
     if not path or tuple(path[0]) != c.pos:
-        raise Impossible(f"a path starts at the mover's square {c.pos}")
+        raise Impossible(f"a path starts at the mover's square {c.pos}", Refusal.BAD_PATH)
     if battle.map.cell(c.pos).terrain == Terrain.PIT:
         return _climb_cost(battle, c, act)
     check = validate_path(
@@ -71,19 +76,21 @@ def check_move(
         cast(MoveMode, "walk" if act.mode == "withdraw" else act.mode),  # checked above
     )
     if not check.ok:
-        raise Impossible(check.reason or "illegal path")
+        raise Impossible(check.reason or "illegal path", check.code or Refusal.BAD_PATH)
     return check.cost
 
 
 def _climb_cost(battle: Battle, c: Combatant, act: Move) -> int:
     """Climbing out of a pit takes a whole move to one adjacent square."""
     if len(act.path) != 2 or act.mode == "shift":
-        raise Impossible("climbing out of a pit is a walk of one square, using all your speed")
+        raise Impossible(
+            "climbing out of a pit is a walk of one square, using all your speed", Refusal.BAD_PATH
+        )
     dest = act.path[1]
     if distance((c.pos,), (dest,)) != 1 or battle.map.blocks_movement(dest):
-        raise Impossible(f"can't climb out to {dest}")
+        raise Impossible(f"can't climb out to {dest}", Refusal.BLOCKED)
     if battle.occupancy().at(dest) not in (None, c.id):
-        raise Impossible(f"{dest} is occupied")
+        raise Impossible(f"{dest} is occupied", Refusal.OCCUPIED)
     return max(1, battle.speed(c))
 
 
@@ -115,11 +122,9 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
     if battle.map.cell(c.pos).terrain == Terrain.PIT:
         _segment(battle, c, act.mode, path, cost)
         return
-    threat = _threats(battle, c)
     provoked: dict[int, list[str]] = {}
-    skip = 1 if act.mode == "withdraw" else 0  # S-15: the square left first provokes nothing
-    for i, enemy in provocations(path[skip:], threat, c.size):
-        provoked.setdefault(i + skip, []).append(enemy)
+    for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c)):
+        provoked.setdefault(i, []).append(enemy)
     start = 0
     spent = 0
     for i in range(len(path) - 1):
@@ -192,6 +197,22 @@ def _threats(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
         for e in reactors(battle, mover)
         if rules.move_opportunity_open(mover, e, round_no)  # S-14: once a round per enemy
     }
+
+
+def move_provocations(
+    battle: Battle,
+    c: Combatant,
+    path: list[Square],
+    mode: str,
+    threat: dict[str, frozenset[Square]],
+) -> list[tuple[int, str]]:
+    """(index in `path`, enemy id) of each opportunity a move of `mode` along `path` gives
+    the enemies in `threat` (`threatening`): the ruleset may exempt the first squares left
+    (S-15: a withdraw's first). The engine's move and the app's path preview both ask here."""
+    if mode == "shift":
+        return []
+    skip = battle.ruleset.unprovoked_squares(mode)
+    return [(i + skip, e) for i, e in provocations(path[skip:], threat, c.size)]
 
 
 def threatening(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:

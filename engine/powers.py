@@ -26,25 +26,36 @@ from engine.grid import (
     distance,
     line_of_effect,
 )
+from engine.hints import attack_hint, damage_hint, damage_moot, halve_notes, resist_notes
 from engine.hp import adjust, deal_damage, gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
+from engine.refusals import Refusal
 from engine.state import Combatant
 
 Square = tuple[int, int]
 
 
-def usable(battle: Battle, c: Combatant, power: Power) -> str | None:
-    """Why `power` can't be used now (usage spent), or None (X-PWR-1)."""
+def usable_refusal(battle: Battle, c: Combatant, power: Power) -> Impossible | None:
+    """Why `power` can't be used now (usage spent), as a refusal, or None (X-PWR-1)."""
     if power.usage != "at-will" and power.id in c.used_powers:
         what = {
             "encounter": "once per encounter",
             "daily": "once per day",
             "recharge": "waiting to recharge",
         }[power.usage]
-        return f"{power.name} is spent ({what})"
+        return Impossible(f"{power.name} is spent ({what})", Refusal.POWER_SPENT)
     if power.action == "immediate":
-        return f"{power.name} is an immediate action: it is used by readying or as a reaction"
+        return Impossible(
+            f"{power.name} is an immediate action: it is used by readying or as a reaction",
+            Refusal.WRONG_POWER,
+        )
     return None
+
+
+def usable(battle: Battle, c: Combatant, power: Power) -> str | None:
+    """Why `power` can't be used now (usage spent), or None (X-PWR-1)."""
+    refusal = usable_refusal(battle, c, power)
+    return refusal.reason if refusal is not None else None
 
 
 def power_range(c: Combatant, power: Power) -> int:
@@ -77,19 +88,22 @@ def area_squares(
     if power.kind == "close" and power.burst is not None:
         return close_burst_squares(bmap, c.pos, c.size, power.burst)
     if origin is None:
-        raise Impossible(f"{power.name} needs an origin square")
+        raise Impossible(f"{power.name} needs an origin square", Refusal.NEEDS_TARGET)
     if power.kind == "close":
         assert power.blast is not None
         if origin not in blast_origins(bmap, c.pos, c.size, power.blast):
-            raise Impossible(f"a blast {power.blast} can't start at {origin}: it must touch you")
+            raise Impossible(
+                f"a blast {power.blast} can't start at {origin}: it must touch you",
+                Refusal.OUT_OF_RANGE,
+            )
         return blast_squares(bmap, c.pos, c.size, power.blast, origin)
     assert power.range is not None and power.burst is not None
     if not bmap.in_bounds(origin):
-        raise Impossible(f"{origin} is off the map")
+        raise Impossible(f"{origin} is off the map", Refusal.OFF_MAP)
     if distance(battle.squares(c), (origin,)) > power.range:
-        raise Impossible(f"{origin} is beyond range {power.range}")
+        raise Impossible(f"{origin} is beyond range {power.range}", Refusal.OUT_OF_RANGE)
     if not line_of_effect(bmap, battle.squares(c), (origin,)):
-        raise Impossible(f"no line of effect to {origin}")
+        raise Impossible(f"no line of effect to {origin}", Refusal.NO_LINE_OF_EFFECT)
     return burst_squares(bmap, origin, power.burst)
 
 
@@ -130,6 +144,9 @@ class _Shared:
 
     roll: Roll | None = None
     crit_extra: Roll | None = None
+    targets: int = 1
+    """How many creatures the one damage roll may reach (a roll that could matter to a
+    second target is never moot: `engine.hints.damage_moot`)."""
 
 
 def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
@@ -137,46 +154,66 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
     if power.kind == "personal" or power.target == "self":
         return [c.id]
     if power.kind in ("close", "area"):
-        found = in_area(battle, c, power, area_squares(battle, c, power, act.origin))
-        if not act.targets:
-            if len(found) > power.targets:  # "close burst 5, one ally": the user picks one
-                raise Impossible(
-                    f"{power.name} affects at most {power.targets} of the "
-                    f"{len(found)} creatures in the area: choose which"
-                )
-            return found
-        if len(act.targets) > power.targets or len(set(act.targets)) != len(act.targets):
-            raise Impossible(f"{power.name} takes at most {power.targets} different target(s)")
-        for tid in act.targets:
-            if tid not in found:
-                raise Impossible(f"{tid} is not a legal target in {power.name}'s area")
-        return list(act.targets)
+        return _area_targets(battle, c, power, act)
     if not act.targets:
-        raise Impossible(f"{power.name} needs a target")
+        raise Impossible(f"{power.name} needs a target", Refusal.NEEDS_TARGET)
     if len(act.targets) > power.targets:
-        raise Impossible(f"{power.name} takes at most {power.targets} target(s)")
+        raise Impossible(
+            f"{power.name} takes at most {power.targets} target(s)", Refusal.TOO_MANY_TARGETS
+        )
     if len(set(act.targets)) != len(act.targets):
-        raise Impossible("the same target twice")
+        raise Impossible("the same target twice", Refusal.BAD_TARGET)
     # the checks of `targets_for`, for the named targets only (this runs on every attack)
     rng = power_range(c, power)
     mine = battle.squares(c)
     for tid in act.targets:
-        t = battle.combatants.get(tid)
-        if t is None:
-            raise Impossible(f"no creature {tid!r}")
-        if not eligible(battle, c, t, power):
-            raise Impossible(f"{t.name} is not a legal target for {power.name}")
-        if t.id == c.id:
-            continue
-        theirs = battle.squares(t)
-        if distance(mine, theirs) > rng:
-            what = "reach" if power.kind == "melee" else "range"
-            raise Impossible(f"{t.name} is out of {what} {rng}")
-        if not line_of_effect(battle.map, mine, theirs):
-            raise Impossible(f"no line of effect to {t.name}")
+        _check_target(battle, c, power, tid, rng, mine)
     if act.squares and len(act.squares) != len(act.targets):
-        raise Impossible("give one square per target, or none")
+        raise Impossible("give one square per target, or none", Refusal.BAD_TARGET)
     return list(act.targets)
+
+
+def _area_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
+    """The creatures in a close or area power's area, or the ones named among them."""
+    found = in_area(battle, c, power, area_squares(battle, c, power, act.origin))
+    if not act.targets:
+        if len(found) > power.targets:  # "close burst 5, one ally": the user picks one
+            raise Impossible(
+                f"{power.name} affects at most {power.targets} of the "
+                f"{len(found)} creatures in the area: choose which",
+                Refusal.NEEDS_TARGET,
+            )
+        return found
+    if len(act.targets) > power.targets or len(set(act.targets)) != len(act.targets):
+        raise Impossible(
+            f"{power.name} takes at most {power.targets} different target(s)",
+            Refusal.TOO_MANY_TARGETS,
+        )
+    for tid in act.targets:
+        if tid not in found:
+            raise Impossible(
+                f"{tid} is not a legal target in {power.name}'s area", Refusal.BAD_TARGET
+            )
+    return list(act.targets)
+
+
+def _check_target(
+    battle: Battle, c: Combatant, power: Power, tid: str, rng: int, mine: tuple[Square, ...]
+) -> None:
+    """One named target of a melee or ranged power: known, eligible, in range and in line."""
+    t = battle.combatants.get(tid)
+    if t is None:
+        raise Impossible(f"no creature {tid!r}", Refusal.BAD_TARGET)
+    if not eligible(battle, c, t, power):
+        raise Impossible(f"{t.name} is not a legal target for {power.name}", Refusal.BAD_TARGET)
+    if t.id == c.id:
+        return
+    theirs = battle.squares(t)
+    if distance(mine, theirs) > rng:
+        what = "reach" if power.kind == "melee" else "range"
+        raise Impossible(f"{t.name} is out of {what} {rng}", Refusal.OUT_OF_RANGE)
+    if not line_of_effect(battle.map, mine, theirs):
+        raise Impossible(f"no line of effect to {t.name}", Refusal.NO_LINE_OF_EFFECT)
 
 
 def resolve(
@@ -190,7 +227,7 @@ def resolve(
 ) -> None:
     """Roll and apply `power` against `targets` (the action is already paid for)."""
     weapon = c.weapon_for(power)
-    shared = _Shared()
+    shared = _Shared(targets=len(targets))
     origin: tuple[Square, ...] | None = None
     if power.kind == "area" and act.origin is not None:
         origin = (act.origin,)
@@ -246,13 +283,13 @@ def attack_roll(
     aimed: Square | None = None,
 ) -> str:
     assert power.attack is not None
-    battle.attacking = c.id  # pair-specific combat advantage (F-MOD-13) needs the attacker
-    try:
-        s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
-    finally:
-        battle.attacking = None
+    s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
     vs = power.attack.vs
-    natural = battle.d20(f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}", c.id)
+    natural = battle.d20(
+        f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
+        c.id,
+        lambda: attack_hint(battle.ruleset, s, vs),
+    )
     total = natural + s.bonus
     wrong = aimed is not None and aimed not in battle.squares(target)
     confirm = None
@@ -364,10 +401,6 @@ def _damage(
             ce = shared.crit_extra
             crit_extra = {"dice": str(ce.expr), "rolls": list(ce.faces), "value": ce.total}
             rolled_total += ce.total
-    else:
-        if shared.roll is None:
-            shared.roll = battle.roll(expr, purpose, c.id)
-        rolled_total, rolls = shared.roll.total, shared.roll.faces
     halve: list[str] = []
     if outcome == "miss" and spec.half_damage:
         halve.append("half_on_miss")
@@ -378,6 +411,18 @@ def _damage(
     minimum = battle.ruleset.minimum_damage_on_hit if outcome in ("hit", "crit") else 0
     types = tuple(dspec.types)
     dr = battle.ruleset.damage_reduction(target, types)  # d20srd D-11
+    if own is None and not (crit and battle.ruleset.maximize_crit_damage):
+        if shared.roll is None:
+            roller: str | None = c.id
+            if battle.dice.explains and shared.targets == 1:  # a person would roll it
+                floor = adjust(
+                    battle, target, expr.min(), types, halve=halve, minimum=minimum, reduction=dr
+                )
+                if damage_moot(battle, target, expr.min() + sum(m.value for m in floor)):
+                    roller = None  # no face changes the outcome: the app rolls it (item 21)
+            notes = [*halve_notes(halve), *resist_notes(target, types)]
+            shared.roll = battle.roll(expr, purpose, roller, hint=lambda: damage_hint(expr, notes))
+        rolled_total, rolls = shared.roll.total, shared.roll.faces
     mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
     cause = {"hit": "hit", "crit": "crit", "miss": "miss"}.get(outcome, "effect")
     deal_damage(
@@ -429,20 +474,28 @@ def _heal(battle: Battle, c: Combatant, target: Combatant, spec: Outcome) -> Non
         gain_temp_hp(battle, target, h.temp_hp)
 
 
-def bluff_problem(battle: Battle, c: Combatant, target_id: str) -> str | None:
+def bluff_refusal(battle: Battle, c: Combatant, target_id: str) -> Impossible | None:
     """Why `c` can't try a Bluff for combat advantage against `target_id` now (F-MOD-13)."""
     if c.bluff_used:
-        return "a Bluff for combat advantage is once per encounter"
+        return Impossible(
+            "a Bluff for combat advantage is once per encounter", Refusal.ONCE_PER_ENCOUNTER
+        )
     t = battle.combatants.get(target_id)
     if t is None:
-        return f"no creature {target_id!r}"
+        return Impossible(f"no creature {target_id!r}", Refusal.BAD_TARGET)
     if t.side == c.side or not t.alive:
-        return f"{t.name} is not an enemy to bluff"
+        return Impossible(f"{t.name} is not an enemy to bluff", Refusal.BAD_TARGET)
     if not adjacent(battle.squares(c), battle.squares(t)):
-        return f"{t.name} is not adjacent"
+        return Impossible(f"{t.name} is not adjacent", Refusal.OUT_OF_RANGE)
     if not can_see(battle, c, t):
-        return f"{c.name} can't see {t.name}"
+        return Impossible(f"{c.name} can't see {t.name}", Refusal.NO_LINE_OF_SIGHT)
     return None
+
+
+def bluff_problem(battle: Battle, c: Combatant, target_id: str) -> str | None:
+    """`bluff_refusal`'s reason, for a person."""
+    refusal = bluff_refusal(battle, c, target_id)
+    return refusal.reason if refusal is not None else None
 
 
 # Its only part is engine-made (`extra` below), which content validation would refuse as

@@ -8,9 +8,12 @@ The engine is event-sourced, so a save is the encounter's source plus `Encounter
                       read: base64 of zlib of their JSON), "ruleset", "seed",
                       "control" (creature id -> player|ai), "created", "meta"}
     then     record  {"crc", "n", "action" (null for the start), "faces"?, "answers"?,
-                      "decision"?, "actor", "round"}
+                      "typed"? (indices of the faces typed at the table), "decision"?,
+                      "actor", "round"}
              undo    {"crc", "undo": K}      the records from n=K on were undone
              end     {"crc", "end": {"winner", "reason", "rounds"}}   the fight finished
+             control {"crc", "control": {creature id: player|ai}}   who plays whom changed
+                     (from here on; the last one read is in force, whatever was undone)
 
 Every line begins `{"crc":"xxxxxxxx",` where xxxxxxxx is the CRC32 of the rest of the line as
 written (with its `{` put back), so a damaged or hand-edited line is caught without trusting
@@ -51,12 +54,14 @@ from pathlib import Path
 from typing import Any
 
 from engine import savecheck
-from engine.actions import Action, EndTurn, Impossible, Move, UsePower
+from engine.actions import Action, Impossible
 from engine.content.errors import ContentErrors, visible
-from engine.content.loader import RULESETS, LoadedEncounter, load_encounter
+from engine.content.loader import LoadedEncounter, load_encounter
 from engine.decisions import Decider
 from engine.dice import DiceError, DiceExhausted, DiceSource, InvalidFace
 from engine.encounter import Encounter, Record
+from engine.handlers import describe_action
+from engine.rulesets import ruleset_names
 from engine.savecheck import unpack as unpack  # the inverse of `pack`, bounded
 
 FORMAT = "skirmish-save"
@@ -217,6 +222,8 @@ def record_json(entry: SaveEntry) -> dict[str, Any]:
         out["faces"] = list(rec.faces)
     if rec.answers:
         out["answers"] = list(rec.answers)
+    if rec.typed:
+        out["typed"] = list(rec.typed)
     if rec.decision is not None:
         d = rec.decision.payload()
         cands = d["candidates"]
@@ -234,6 +241,23 @@ def end_json(winner: str | None, reason: str | None, rounds: int) -> dict[str, A
     return {"end": {"winner": winner, "reason": reason, "rounds": rounds}}
 
 
+def control_json(control: dict[str, str]) -> dict[str, Any]:
+    return {"control": dict(control)}
+
+
+def control_from_json(d: Any, known: dict[str, str]) -> dict[str, str]:
+    """A `control` marker's changes; ValueError unless it maps known creatures to
+    "player" or "ai"."""
+    if not isinstance(d, dict):
+        raise ValueError("'control' is not an object")
+    for cid, who in d.items():
+        if cid not in known:
+            raise ValueError(f"'control' names {str(cid)[:40]!r}, not a creature of this fight")
+        if who not in ("player", "ai"):
+            raise ValueError(f"'control' of {cid!r} is {str(who)[:20]!r}, not player or ai")
+    return dict(d)
+
+
 def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
     """Raise ValueError saying what is malformed (each field checked: `engine.savecheck`)."""
     n = d.get("n")
@@ -246,6 +270,11 @@ def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
     faces = savecheck.faces(d.get("faces", []))
     answers = savecheck.short_list(d.get("answers", []), "'answers'")
     savecheck.free_form(answers, "'answers'")
+    typed = d.get("typed", [])
+    if not isinstance(typed, list) or not all(
+        savecheck.is_int(i, 0, len(faces) - 1) for i in typed
+    ):
+        raise ValueError("'typed' is not a list of indices into 'faces'")
     dd = d.get("decision")
     decision = None if dd is None else savecheck.decision(dd)
     actor = d.get("actor")
@@ -256,7 +285,7 @@ def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
         raise ValueError("'round' is not a round number")
     return SaveEntry(
         n=n,
-        record=Record(action, faces, tuple(answers), decision),
+        record=Record(action, faces, tuple(answers), decision, tuple(sorted(set(typed)))),
         actor=actor,
         round=rnd,
         line=line,
@@ -273,20 +302,7 @@ def describe(action: Action | None, who: str | None) -> str:
     """A short line for lists and the replay viewer (the full story is in the event log)."""
     if action is None:
         return "the fight starts: surprise and initiative"
-    name = who or "?"
-    if isinstance(action, Move):
-        x, y = action.path[-1]
-        return f"{name}: {action.mode} to {x},{y}"
-    if isinstance(action, UsePower):
-        text = f"{name}: {action.power}"
-        if action.targets:
-            text += " on " + ", ".join(action.targets)
-        if action.origin is not None:
-            text += f" at {action.origin[0]},{action.origin[1]}"
-        return text
-    if isinstance(action, EndTurn):
-        return f"{name}: ends the turn"
-    return f"{name}: {action.name.replace('_', ' ')}"
+    return describe_action(action, who or "?")
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -308,6 +324,8 @@ class SaveFile:
     """Bytes up to the end of the last good line (a writer truncates a torn tail to this)."""
     updated: float = 0.0
     """The file's modification time."""
+    control: dict[str, str] = field(default_factory=dict)
+    """Who plays each creature now: the header's, with every `control` marker applied."""
 
     @property
     def records(self) -> list[Record]:
@@ -351,7 +369,7 @@ class SaveFile:
                 records,
                 seed=h.seed,
                 ruleset=h.ruleset,
-                control=h.control,
+                control=self.control or h.control,
                 deciders=deciders,
                 live=live,
             )
@@ -361,7 +379,7 @@ class SaveFile:
     def _check_against(self, loaded: LoadedEncounter) -> None:
         """The header's ruleset and control must fit the embedded encounter."""
         h = self.header
-        if h.ruleset not in RULESETS:
+        if h.ruleset not in ruleset_names():
             raise SaveError(self.path, f"header field 'ruleset' is {h.ruleset[:20]!r}: unknown")
         ids = {c.id for c in loaded.spec.combatants}
         stray = next((cid for cid in h.control if cid not in ids), None)
@@ -477,7 +495,7 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
     data, mtime = _read_bytes(path)
     pieces, torn = _split(path, data)
     header = _check_header(path, pieces[0])
-    fold = _Fold()
+    fold = _Fold(header.control)
     for i, raw in enumerate(pieces[1:], start=2):
         try:
             obj = decode_line(raw)
@@ -497,6 +515,7 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
         torn,
         good_size,
         mtime,
+        fold.control,
     )
 
 
@@ -526,10 +545,11 @@ def _split(path: Path, data: bytes) -> tuple[list[bytes], str | None]:
 class _Fold:
     """The records in force, the redo stack and the end marker, one line at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, control: dict[str, str]) -> None:
         self.active: list[SaveEntry] = []
         self.redo: list[SaveEntry] = []
         self.finished: dict[str, Any] | None = None
+        self.control = dict(control)
 
     def add(self, obj: dict[str, Any], line: int) -> None:
         """ValueError saying what is wrong with the line."""
@@ -537,6 +557,8 @@ class _Fold:
             self.record(entry_from_json(obj, line))
         elif "undo" in obj:
             self.undo(obj["undo"])
+        elif "control" in obj:
+            self.control.update(control_from_json(obj["control"], self.control))
         elif "end" in obj:
             end = obj["end"]
             if not isinstance(end, dict) or savecheck.depth(end) > 2:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.content.checks import weapon_for
 from engine.content.schema import Creature, EffectSpec, Power, Weapon
 
 Square = tuple[int, int]
@@ -74,13 +75,9 @@ class Combatant:
     """Tried its once-per-encounter Bluff for combat advantage (F-MOD-13)."""
     used_powers: set[str] = field(default_factory=set)
     """Encounter and daily powers spent, and recharge powers waiting for their d6."""
-    last_oa_turn: int = -1
-    """Global turn counter of its last opportunity attack (X-OA-1)."""
-    oa_round: int = -1
-    oa_count: int = 0
-    """Opportunity attacks made in `oa_round` (4srd S-14 counts them per round)."""
-    move_opportunities: set[tuple[int, str]] = field(default_factory=set)
-    """(round, enemy id): enemies its movement provoked (S-14: one opportunity a round)."""
+    rules: Any = None
+    """The ruleset's own record of this creature (`Ruleset.new_state`: opportunity attacks
+    taken, provocations); only the ruleset reads it."""
     delayed: bool = False
     readied: Any = None
     damage_dealt: int = 0
@@ -135,22 +132,14 @@ class Combatant:
         return None
 
     def weapon_for(self, power: Power) -> Weapon | None:
-        """The weapon `power` is used with (memoized: asked on every attack)."""
+        """The weapon `power` is used with (`engine.content.checks.weapon_for`, memoized:
+        asked on every attack)."""
         hit = self.weapon_memo.get(power.id)
         if hit is not None and hit[0] is power:
             return hit[1]
-        weapon = self._weapon_for(power)
+        weapon = weapon_for(self.creature, power)
         self.weapon_memo[power.id] = (power, weapon)
         return weapon
-
-    def _weapon_for(self, power: Power) -> Weapon | None:
-        weapons = self.creature.weapons
-        if power.weapon is not None:
-            return next((w for w in weapons if w.id == power.weapon), None)
-        if "weapon" not in power.keywords or not weapons:
-            return None
-        wanted = ("ranged", "thrown") if power.kind == "ranged" else ("melee", "thrown")
-        return next((w for w in weapons if w.kind in wanted), weapons[0])
 
     def basic_melee(self) -> Power | None:
         return next((p for p in self.powers if p.basic and p.kind == "melee"), None)

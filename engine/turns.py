@@ -8,6 +8,8 @@ rolls their saves and moves on, so a caller only ever sees a turn that needs a d
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.battle import Battle
 from engine.content.schema import Encounter as EncounterSpec
 from engine.content.schema import Surprise
@@ -55,31 +57,36 @@ def start_event(
     b = battle
     s = spec.surprise
     stated = set(s.surprised) if s is not None and s.mode == "stated" else set()
-    combatants = []
-    for c in b.combatants.values():
-        combatants.append(
-            {
-                "id": c.id,
-                "name": c.name,
-                "side": c.side,
-                "pc": c.pc,
-                "control": c.control,
-                "level": c.level,
-                "max_hp": c.max_hp,
-                "hp": c.hp,
-                "speed": b.ruleset.base_speed(c),
-                "pos": list(c.pos),
-                "size": c.size,
-                "reach": c.reach,
-                "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
-                "surprised": c.surprised or c.id in stated or c.side in stated,
-                "role": c.creature.role,
-                "creature": c.creature.id,
-            }
-        )
+    combatants = [
+        combatant_entry(b, c, c.surprised or c.id in stated or c.side in stated)
+        for c in b.combatants.values()
+    ]
     terrain = {k: [list(sq) for sq in v] for k, v in b.map.terrain_squares().items()}
     bmap = {"name": spec.map.name, "width": b.map.width, "height": b.map.height, "terrain": terrain}
     return EncounterStart(SCHEMA, source, content_hash, ruleset, seed, bmap, tuple(combatants))
+
+
+def combatant_entry(b: Battle, c: Combatant, surprised: bool = False) -> dict[str, Any]:
+    """One creature as the log describes it (encounter_start's `combatants`, and a creature
+    the GM adds mid-fight: `engine.gm`)."""
+    return {
+        "id": c.id,
+        "name": c.name,
+        "side": c.side,
+        "pc": c.pc,
+        "control": c.control,
+        "level": c.level,
+        "max_hp": c.max_hp,
+        "hp": c.hp,
+        "speed": b.ruleset.base_speed(c),
+        "pos": list(c.pos),
+        "size": c.size,
+        "reach": c.reach,
+        "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
+        "surprised": surprised,
+        "role": c.creature.role,
+        "creature": c.creature.id,
+    }
 
 
 def decide_surprise(battle: Battle, spec: Surprise | None) -> None:
@@ -311,7 +318,8 @@ def check_end(battle: Battle) -> bool:
                 first = c.side
             elif c.side != first:
                 return False  # (checked after every action: stop at the second side)
-    finish(battle, first, "defeat")
+    fled = battle.fled_sides - {first}
+    finish(battle, first, "fled" if fled else "defeat")
     return True
 
 

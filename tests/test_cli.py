@@ -49,7 +49,7 @@ def test_list_shows_the_bundled_encounters(capsys: pytest.CaptureFixture[str]) -
 
 def test_check_passes_every_bundled_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0
-    assert capsys.readouterr().out.strip().endswith("file(s) OK")
+    assert capsys.readouterr().out.strip().endswith("files OK")
 
 
 def test_check_reports_file_line_and_field(
@@ -197,6 +197,7 @@ def test_installed_command_help() -> None:
     assert out.returncode == 0 and "sim" in out.stdout and "check" in out.stdout
 
 
+@pytest.mark.slow
 def test_installed_sim_logs_pass_check_log(tmp_path: Path) -> None:
     """`skirmish sim default --runs 20 --seed 1 --jobs 1 --log-dir tmp`, then check_log.py
     on its logs (tests/soak/soak_conformance.py runs the full 200)."""

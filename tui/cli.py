@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui import cli_saves
+from tui import cli_import, cli_saves
+from tui.progress import progress
+from tui.safetext import cells, clean, pad
+from tui.words import plural
 
 if TYPE_CHECKING:
     from engine.content.errors import ContentErrors
@@ -34,8 +38,26 @@ EXAMPLES = """examples:
                                             the fight's log as text (or jsonl)
   skirmish sim default --runs 300 --json    balance: 300 AI-vs-AI fights
   skirmish check maps/my-encounter.yaml     validate content
+  skirmish import hero.dnd4e ogre.html -o maps/mine
+                                            your characters and monsters as content
   skirmish list                             bundled encounters
+  skirmish list --creatures default         its creatures: the ids --control takes, sides
+  skirmish host default --seat kael=alice   host a table (players join over SSH)
+  skirmish join --seat kael                 sit at the table (the seat app)
 """
+
+SIDES_HELP = (
+    "a side's name in the encounter, e.g. party or monsters (`skirmish list --creatures NAME`)"
+)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skirmish")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
 
 
 def _import_content_errors() -> None:
@@ -76,6 +98,27 @@ def _dice_arg(text: str) -> list[int]:
     return faces
 
 
+class _Rulesets:
+    """`--ruleset`'s choices: the ruleset registry, read only when a choice is checked or
+    listed (a bare `skirmish` starts without loading the engine)."""
+
+    def _names(self) -> tuple[str, ...]:
+        from engine.rulesets import ruleset_names
+
+        return ruleset_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+RULESET_HELP = "the rules: %(choices)s (default: the encounter's own)"
+"""A metavar and a help text that lists the choices only when help is shown (argparse would
+list them in `add_argument` otherwise, loading the engine)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="skirmish",
@@ -83,26 +126,37 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"skirmish {_version()}")
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play an encounter in the app")
-    play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    play.add_argument(
+        "encounter",
+        nargs="?",
+        default="default",
+        metavar="NAME|FILE",
+        help="a bundled encounter's name (`skirmish list`) or a YAML file (default: default)",
+    )
+    play.add_argument(
+        "--seed", type=int, default=None, help="the dice seed, to replay a fight (default: random)"
+    )
+    play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
         type=_control_arg,
         action="append",
         default=[],
         metavar="ID=player|ai",
-        help="a side or a creature's id (repeatable)",
+        help="who plays a side or a creature (its id, any case; repeatable; "
+        "`skirmish list --creatures NAME` shows ids and sides). Allied creatures that "
+        "are not player characters are played by the AI unless given here",
     )
     play.add_argument(
         "--manual-dice",
         action="append",
         default=[],
         metavar="SIDE",
-        help="this side's dice are typed in by hand (repeatable)",
+        help=f"this side rolls real dice and types them in (repeatable); SIDE is {SIDES_HELP}",
     )
     play.add_argument(
         "--pace",
@@ -114,17 +168,26 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--step", action="store_true", help="GM mode: each AI action waits for Space")
 
     sim = sub.add_parser("sim", help="play fights headless, AI on every side")
-    sim.add_argument("encounter", help="bundled name (default, mirror, ...) or a file")
-    sim.add_argument("--runs", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument(
+        "encounter", metavar="NAME|FILE", help="bundled name (default, mirror, ...) or a file"
+    )
+    sim.add_argument("--runs", type=int, default=100, help="how many fights (default: 100)")
+    sim.add_argument(
+        "--seed", type=int, default=1, help="the first fight's seed; run i uses SEED+i (default 1)"
+    )
     sim.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
     sim.add_argument(
-        "--policy", type=_policy_arg, action="append", default=[], metavar="SIDE=tactical|naive"
+        "--policy",
+        type=_policy_arg,
+        action="append",
+        default=[],
+        metavar="SIDE=tactical|naive",
+        help="the AI that plays a side (default: tactical; repeatable)",
     )
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    sim.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
         type=_dice_arg,
@@ -132,19 +195,51 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="20,3,...",
         help="dice faces to use first (only with --runs 1)",
     )
-    sim.add_argument("--log-dir", type=Path, default=None)
+    sim.add_argument(
+        "--log-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write each fight's combat log as JSON Lines here",
+    )
     sim.add_argument("--json", action="store_true", help="machine-readable summary")
 
     check = sub.add_parser("check", help="validate content files (all bundled if none given)")
-    check.add_argument("files", nargs="*")
+    check.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="content files (encounters or libraries); none: every bundled file",
+    )
 
-    sub.add_parser("list", help="list the bundled encounters")
+    lst = sub.add_parser("list", help="list the bundled encounters")
+    lst.add_argument(
+        "--creatures",
+        metavar="NAME|FILE",
+        default=None,
+        help="list this encounter's creatures instead: id, name, side, who plays it",
+    )
+    cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
+    from tui.table import cli as table_cli  # light: argparse only until a command runs
+
+    table_cli.add_parsers(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return _main(args)
+    except BrokenPipeError:
+        # The reader went away (`skirmish list | head -1`): end quietly, as `cat` would. Point
+        # stdout at /dev/null so that the interpreter's last flush can't fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(args: argparse.Namespace) -> int:
     try:
         if args.command == "sim":
             _import_content_errors()
@@ -152,7 +247,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             return cmd_check(args.files)
         if args.command == "list":
-            return cmd_list()
+            return cmd_list(args.creatures)
+        if args.command in ("host", "join"):
+            from tui.table import cli as table_cli
+
+            return table_cli.run(args)
+        if args.command == "import":
+            return cli_import.cmd_import(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export
             return cli_saves.run(args)
         from tui.launch import launch
@@ -162,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:
         if _content_errors(exc):
-            print(str(exc), file=sys.stderr)
+            print(clean(str(exc), newlines=True), file=sys.stderr)
             return 1
         raise
 
@@ -173,22 +274,50 @@ def cmd_check(files: list[str]) -> int:
     targets = files or bundled_files()
     errors = check_files(targets)
     for err in errors:
-        print(err)
+        print(clean(str(err), newlines=True))
     if errors:
-        print(f"{len(errors)} error(s) in {len({e.file for e in errors})} file(s)", file=sys.stderr)
+        bad = len({e.file for e in errors})
+        print(f"{plural(len(errors), 'error')} in {plural(bad, 'file')}", file=sys.stderr)
         return 1
-    print(f"{len(targets)} file(s) OK")
+    print(f"{plural(len(targets), 'file')} OK")
     return 0
 
 
-def cmd_list() -> int:
+def cmd_list(creatures: str | None = None) -> int:
     from engine.content.bundled import bundled_encounters
 
+    if creatures is not None:
+        return cmd_creatures(creatures)
     rows = bundled_encounters()
-    width = max((len(r.name) for r in rows), default=4)
+    width = max((cells(clean(r.name)) for r in rows), default=4)
     for r in rows:
         size = f"{r.width}x{r.height}"
-        print(f"{r.name:<{width}}  {size:>7}  {r.ruleset:<6}  {r.description}")
+        print(f"{pad(r.name, width)}  {size:>7}  {pad(r.ruleset, 6)}  {clean(r.description)}")
+    return 0
+
+
+def cmd_creatures(source: str) -> int:
+    """`skirmish list --creatures NAME`: the ids `--control` takes, with name, side and who
+    plays each by default."""
+    from engine.content.loader import load_encounter
+
+    try:
+        loaded = load_encounter(source)
+    except ValueError as exc:
+        if _content_errors(exc):
+            raise
+        print(f"skirmish list: {exc}", file=sys.stderr)
+        return 2
+    rows = [
+        (cd.id, cd.name or loaded.creatures[cd.creature].name, cd.side, loaded.control(cd))
+        for cd in loaded.spec.combatants
+    ]
+    w_id = max(len("id"), *(len(r[0]) for r in rows))
+    w_name = max(len("name"), *(len(r[1]) for r in rows))
+    w_side = max(len("side"), *(len(r[2]) for r in rows))
+    print(f"{'id':<{w_id}}  {'name':<{w_name}}  {'side':<{w_side}}  played by")
+    for cid, name, side, ctl in rows:
+        print(f"{cid:<{w_id}}  {name:<{w_name}}  {side:<{w_side}}  {ctl}")
     return 0
 
 
@@ -214,7 +343,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except ValueError as exc:
         if isinstance(exc, ContentErrors):
             raise
-        print(f"skirmish sim: {exc}", file=sys.stderr)
+        print(clean(f"skirmish sim: {exc}", newlines=True), file=sys.stderr)
         return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
@@ -252,40 +381,65 @@ def cmd_sim(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() and args.runs >= 20
     try:
-        results = run_many(jobs, workers, _progress(args.runs) if show else None)
+        results = run_many(jobs, workers, progress(args.runs) if show else None)
     except OSError as exc:  # a log that can't be written (a full disk): one line
         print(f"skirmish sim: {exc.strerror or exc}", file=sys.stderr)
         return 1
     summary = summarize(
         results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
     )
+    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides)
+    summary["reproduce"]["content_hash"] = loaded.content_hash
     if show:
         print(file=sys.stderr)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(format_summary(args.encounter, summary, sides))
+        print(clean(format_summary(args.encounter, summary, sides), newlines=True))
     return 0
 
 
-def _progress(total: int):  # type: ignore[no-untyped-def]
-    def tick(done: int) -> None:
-        width = 30
-        filled = width * done // total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        sys.stderr.flush()
-
-    return tick
+def reproduce_record(
+    args: argparse.Namespace, ruleset: str, named: dict[str, str], sides: list[str]
+) -> dict[str, Any]:
+    """What a `--json` file needs to say to be rerun alone: the encounter, the ruleset in
+    force, the first seed (run i uses seed + i), the runs and who played what, and the
+    command line that does it again."""
+    policies = {s: named.get(s, "tactical") for s in sides}
+    cmd = ["skirmish", "sim", args.encounter, "--runs", str(args.runs), "--seed", str(args.seed)]
+    cmd += ["--ruleset", ruleset]
+    for side, pol in policies.items():
+        cmd += ["--policy", f"{side}={pol}"]
+    if args.swap_sides:
+        cmd.append("--swap-sides")
+    if args.dice:
+        cmd += ["--dice", ",".join(str(d) for d in args.dice)]
+    return {
+        "encounter": args.encounter,
+        "ruleset": ruleset,
+        "first_seed": args.seed,
+        "runs": args.runs,
+        "policies": policies,
+        "swap_sides": bool(args.swap_sides),
+        "dice": list(args.dice) if args.dice else None,
+        "command": " ".join(cmd),
+    }
 
 
 def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:
     """The human summary: wins per side with a 95% interval, rounds, AI decision times, and
     per creature the damage dealt and taken and how often it dropped."""
-    lines = [f"{name}: {s['runs']} fights in {s['elapsed_s']:.1f} s"]
+    lines = [f"{name}: {plural(s['runs'], 'fight')} in {s['elapsed_s']:.1f} s"]
     for side in [*sides, "draw"]:
         lo, hi = s["win_ci95"][side]
+        n = s["wins"][side]
+        label, count = (
+            ("draws", f"{n:>5}     ")
+            if side == "draw"
+            else (side, f"{n:>5} {'win ' if n == 1 else 'wins'}")
+        )
         lines.append(
-            f"  {side:<10} {s['wins'][side]:>5} wins  {100 * s['win_rate'][side]:5.1f}%"
+            f"  {label:<10} {count}  {100 * s['win_rate'][side]:5.1f}%"
             f"  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
         )
     by_policy = s.get("wins_by_policy")
@@ -307,7 +461,7 @@ def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:
             f"{100 * row['drop_rate']:7.0f}%"
         )
     if s["illegal_actions"]:
-        lines.append(f"  WARNING: {s['illegal_actions']} illegal action(s) refused")
+        lines.append(f"  WARNING: {plural(s['illegal_actions'], 'illegal action')} refused")
     return "\n".join(lines)
 
 

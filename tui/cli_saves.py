@@ -23,10 +23,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.safetext import clean
+
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
     from engine.encounter import Encounter
-    from engine.events import Logged
     from engine.save import SaveFile
 
 # --- parsers ---------------------------------------------------------------------------------
@@ -63,8 +64,13 @@ def add_parsers(subparsers: Any) -> None:
     export = subparsers.add_parser(
         "export", help="write a saved fight's combat log as JSON Lines or text"
     )
-    export.add_argument("save", metavar="SAVE")
-    export.add_argument("--format", choices=["jsonl", "text"], default="jsonl")
+    export.add_argument("save", metavar="SAVE", help="a save file (`skirmish resume` lists them)")
+    export.add_argument(
+        "--format",
+        choices=["jsonl", "text"],
+        default="jsonl",
+        help="JSON Lines (the combat log contract) or the log as the app shows it",
+    )
     export.add_argument(
         "-o", "--output", metavar="FILE", default=None, help="write here instead of standard output"
     )
@@ -82,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(command: str, message: str) -> int:
-    print(f"skirmish {command}: {message}", file=sys.stderr)
+    print(clean(f"skirmish {command}: {message}", newlines=True), file=sys.stderr)
     return 1
 
 
@@ -122,9 +128,9 @@ def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -
             )
         lines.append("Open one with `skirmish resume N` (or a FILE, or --latest).")
     if broken:
-        lines.append(f"{len(broken)} save(s) could not be read:")
+        lines.append(f"{len(broken)} {'save' if len(broken) == 1 else 'saves'} could not be read:")
         lines.extend(f"  {visible(b.error or '')}" for b in broken)
-    return "\n".join(lines)
+    return clean("\n".join(lines), newlines=True)  # names and file names are data
 
 
 def _first_that_replays(paths: Sequence[Path]) -> SaveFile | str:
@@ -164,6 +170,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if target is None and not args.latest:
             print(format_listing(saves, [s for s in everything if s.error is not None]))
             return 0
+        if not saves:
+            return _fail(
+                "resume", "there is no unfinished fight to resume (`skirmish play` starts one)"
+            )
         index = 1 if target is None else int(target)
         if not 1 <= index <= len(saves):
             return _fail(
@@ -190,7 +200,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if save.torn:
-        print(f"{save.path}: {save.torn}", file=sys.stderr)
+        print(clean(f"{save.path}: {save.torn}"), file=sys.stderr)
     try:
         launch_save = app_entry("launch_save")
     except ImportError as exc:
@@ -245,67 +255,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # --- export ----------------------------------------------------------------------------------
 def jsonl_lines(enc: Encounter) -> list[str]:
-    """The combat log of ../shared/log-schema.md, one JSON object per line."""
-    return [json.dumps(ev.to_json(), ensure_ascii=False) for ev in enc.log]
+    """The combat log of ../shared/log-schema.md, one JSON object per line (creatures the GM
+    added are listed at encounter_start too: `engine.gm.log_json`)."""
+    from engine.gm import log_json
+
+    return [json.dumps(d, ensure_ascii=False) for d in log_json(enc.log)]
 
 
 def text_lines(enc: Encounter) -> list[str]:
-    """The readable log: the app's formatter (tui.logtext) when present, else `plain_line`."""
-    try:
-        logtext: Any = importlib.import_module("tui.logtext")
-    except ImportError:
-        logtext = None
-    if logtext is not None and hasattr(logtext, "format_log"):
-        names = logtext.names_of_encounter(enc)
-        return list(logtext.format_log(enc.log, names))
-    if logtext is not None and hasattr(logtext, "format_event"):
-        out = []
-        for ev in enc.log:
-            line = logtext.format_event(ev, enc.battle)
-            if line is not None:
-                out.append(str(getattr(line, "plain", line)))
-        return out
-    return [line for ev in enc.log if (line := plain_line(ev)) is not None]
+    """The readable log: the one renderer's lines (`tui.logtext`, as the log pane shows)."""
+    from tui.logtext import format_log, names_of_encounter
 
-
-_KEY_FIELDS: dict[str, tuple[str, ...]] = {
-    "initiative": ("id", "total"),
-    "turn_start": ("id",),
-    "move": ("id", "mode", "path", "cost"),
-    "provoke": ("mover", "by", "taken"),
-    "attack": ("attacker", "target", "power", "total", "vs", "defense", "outcome"),
-    "damage": ("target", "amount", "hp_after"),
-    "heal": ("target", "amount", "hp_after"),
-    "effect_start": ("target", "name", "duration"),
-    "effect_end": ("target", "effect", "reason"),
-    "save": ("id", "total", "success"),
-    "death_save": ("id", "natural", "result"),
-    "state": ("id", "state", "hp"),
-    "decision": ("id", "summary"),
-    "encounter_end": ("winner", "reason", "rounds"),
-}
-_SKIP = {"action", "turn_end", "round_start", "initiative_order"}
-
-
-def plain_line(ev: Logged) -> str | None:
-    """A fallback text line for one event (the app's tui.logtext replaces it)."""
-    d = ev.to_json()
-    kind = d["type"]
-    if kind in _SKIP:
-        return None
-    if kind == "encounter_start":
-        return (
-            f"[{ev.round}] {d['encounter']}: {len(d['combatants'])} combatants, "
-            f"ruleset {d['ruleset']}, seed {d['seed']}"
-        )
-    keys = _KEY_FIELDS.get(kind, tuple(k for k in d if k not in ("seq", "type", "round")))
-    parts = []
-    for k in keys:
-        v = d.get(k)
-        if k == "path" and isinstance(v, list) and v:
-            v = "->".join(f"{x},{y}" for x, y in v)
-        parts.append(f"{k}={v}")
-    return f"[{ev.round}] {kind}: " + " ".join(parts)
+    return format_log(enc.log, names_of_encounter(enc))
 
 
 def is_save(path: Path) -> bool:
@@ -378,7 +339,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except SaveError as exc:
         return _fail("export", str(exc))
     if save.torn:
-        print(f"{save.path}: {save.torn}", file=sys.stderr)
+        print(clean(f"{save.path}: {save.torn}"), file=sys.stderr)
     if args.output is None:
         sys.stdout.write("".join(line + "\n" for line in lines))
         return 0
@@ -391,7 +352,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         write_atomic(out, lines, mode)
     except OSError as exc:
         return _fail("export", f"{out}: can't write it: {exc.strerror or exc}")
-    print(f"{len(lines)} lines written to {out}", file=sys.stderr)
+    print(clean(f"{len(lines)} lines written to {out}"), file=sys.stderr)
     return 0
 
 

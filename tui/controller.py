@@ -17,6 +17,7 @@ carries the count of durable records; the status line shows it (the kill soak re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -25,33 +26,34 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import autosave
-from engine.actions import Action, EndTurn, Impossible
+from engine.actions import Action, Impossible
 from engine.content.loader import LoadedEncounter
-from engine.decisions import (
-    DelayReturnQuestion,
-    ForcedMoveQuestion,
-    OpportunityQuestion,
-    Question,
-    SaveOrderQuestion,
-)
-from engine.dice import DiceRequest, ManualDice, SeededDice
+from engine.decisions import InvalidAnswer, Question
+from engine.dice import DiceRequest, DiceSource, InvalidFace, SeededDice
 from engine.encounter import Encounter
 from engine.events import Logged
-from engine.history import History
+from engine.history import History, control_of
 from engine.save import SUFFIX, SaveError, read_save
+from engine.visibility import Known, knowledge
 from tui.logtext import Names, format_log, names_of_encounter
 from tui.options import GameOptions, options_from_save
-from tui.view import View, take
+from tui.view import View, friends_of, take
 
 if TYPE_CHECKING:
+    from ai.driver import TurnDriver
     from ai.policy import Policy
+    from engine.events import Decision
+    from engine.state import Combatant
 
+T = TypeVar("T")
 __all__ = ["GameOptions"]  # re-exported: where it was defined before tui.options
 
-MAX_AI_ACTIONS_PER_TURN = 24
+RETRY_FIRST_S = 0.5
+RETRY_MAX_S = 5.0
+"""A failed save is retried after half a second, then less and less often, up to every 5 s."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,15 @@ class Refused:
 
 
 @dataclass(frozen=True)
+class Paused:
+    """The fight waits: its last change is applied but not in the save yet (a full disk), so
+    nothing more happens or is shown until a retry writes it. `reason`: the write's error."""
+
+    reason: str
+    saved: int | None
+
+
+@dataclass(frozen=True)
 class Waiting:
     """Step mode: the next AI action waits for the step key."""
 
@@ -100,7 +111,7 @@ class Failed:
     message: str
 
 
-News = Update | Ask | Refused | Waiting | Idle | Failed
+News = Update | Ask | Refused | Waiting | Idle | Failed | Paused
 
 
 class Abandoned(Exception):
@@ -109,39 +120,59 @@ class Abandoned(Exception):
 
 class TableDice:
     """Table mode's dice: creatures of the `manual` sides roll real dice and a person types
-    the faces in; the app rolls everyone else's from the fight's seeded stream.
+    the faces in; the app rolls everyone else's from the fight's seeded stream, and a typed
+    side's roll the person hands back to the app (Ctrl+R: `ask` answers None) from `fallback`.
 
     It offers what `Encounter.replay` needs to rebuild such a fight (undo, redo, resume)
     without re-rolling the app's dice: `fresh()` (the seeded part back at the start) and
-    `advance()` (the seeded part rolls alongside each replayed face it rolled first time)."""
+    `advance()` (the seeded part rolls alongside each replayed face it rolled first time).
+    It tells the engine which faces were typed (`last_typed`: the log says so) and wants each
+    roll's purpose to say what is needed (`explains`)."""
+
+    reports_typed = True
+    explains = True
 
     def __init__(
         self,
         seed: int,
-        ask: Callable[[DiceRequest], int],
+        ask: Callable[[DiceRequest], int | None],
         side_of: Callable[[str], str | None],
         manual: frozenset[str],
+        fallback: DiceSource | None = None,
     ) -> None:
         self.seed = seed
         self._ask = ask
         self._side_of = side_of
         self._sides = manual
         self._seeded = SeededDice(seed)
-        self._manual = ManualDice(ask)
+        self._fallback = fallback if fallback is not None else SeededDice(seed + 7919)
+        self.last_typed = False
 
     def _typed(self, who: str | None) -> bool:
         return who is not None and self._side_of(who) in self._sides
 
     def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
-        source = self._manual if self._typed(who) else self._seeded
-        return source.roll(sides, purpose, who)
+        if not self._typed(who):
+            self.last_typed = False
+            return self._seeded.roll(sides, purpose, who)
+        face = self._ask(DiceRequest(sides, purpose, who))
+        if face is None:  # the person let the app roll this one
+            self.last_typed = False
+            return self._fallback.roll(sides, purpose, who)
+        # The UI validates before answering; this is the last guard before a typo
+        # becomes a 37 on a d20.
+        if type(face) is not int or not 1 <= face <= sides:
+            wanted = f" for {purpose}" if purpose else ""
+            raise InvalidFace(f"{face!r} is not a face of a d{sides} (1..{sides}){wanted}")
+        self.last_typed = True
+        return face
 
     def advance(self, sides: int, purpose: str = "", who: str | None = None) -> None:
         if not self._typed(who):
             self._seeded.roll(sides, purpose, who)
 
     def fresh(self) -> TableDice:
-        return TableDice(self.seed, self._ask, self._side_of, self._sides)
+        return TableDice(self.seed, self._ask, self._side_of, self._sides, self._fallback)
 
 
 class _Decider:
@@ -175,6 +206,9 @@ class Controller:
         self._answers: queue.Queue[Any] = queue.Queue()
         self._side = {cd.id: cd.side for cd in loaded.spec.combatants}
         self._policies: dict[str, Policy] = {}
+        """One per side, kept for the whole fight (undo included: the AI keys what it
+        remembers by the fight, not by the encounter object an undo replaces)."""
+        self._turns: TurnDriver | None = None
         self._fallback = SeededDice(options.seed + 7919)
         self._live = self._dice()
         self.hist = History(self._create(), deciders=self._decider, live=self._live)
@@ -182,11 +216,17 @@ class Controller:
         """The save this fight was resumed from (None: a new fight)."""
         self.save_problem: str | None = None
         """Why this fight is not being saved, if it isn't."""
-        self.control: dict[str, str] = {
-            c.id: c.control for c in self.enc.battle.combatants.values()
-        }
+        self.all_seeing = False
+        """The views are the GM's whoever plays whom (a table's host: it cuts each seat's
+        view from them, `tui.table.views`)."""
+        self.save_dir: Path | None = None
+        """Where a new fight's autosave goes (None: the autosave folder); a table's host
+        keeps its save in its private directory."""
         self.names: Names = names_of_encounter(self.enc)
         self._sent = 0
+        self._known: dict[str, Known] = {}
+        self.paused: str | None = None
+        """Why the fight is paused (its save can't be written), while it is."""
 
     @classmethod
     def resumed(
@@ -200,7 +240,7 @@ class Controller:
         every record): call it off the UI thread."""
         save = read_save(path)
         h = save.header
-        options = options_from_save(h.encounter, h.seed, h.ruleset, h.control, h.meta, base)
+        options = options_from_save(h.encounter, h.seed, h.ruleset, save.control, h.meta, base)
         try:
             loaded = save.content
         except ValueError as exc:  # ContentErrors is a ValueError too
@@ -218,7 +258,6 @@ class Controller:
             redo=[(e.record, e.actor) for e in save.redo],
         )
         ctl.resumed_from = save.path
-        ctl.control = {c.id: c.control for c in ctl.enc.battle.combatants.values()}
         return ctl
 
     # --- construction -----------------------------------------------------------------
@@ -226,6 +265,12 @@ class Controller:
     def enc(self) -> Encounter:
         """The encounter now (undo and redo replace it: read it afresh each time)."""
         return self.hist.enc
+
+    @property
+    def control(self) -> dict[str, str]:
+        """Who plays each creature ("player" or "ai"), by id: read from the encounter, the one
+        place that holds it (undo, redo and resume rebuild it from there and the save)."""
+        return control_of(self.enc)
 
     @property
     def save_path(self) -> Path | None:
@@ -249,6 +294,7 @@ class Controller:
             self._ask_die,
             self._side.get,
             frozenset(self.options.manual_dice),
+            self._fallback,
         )
 
     def _create(self) -> Encounter:
@@ -264,39 +310,77 @@ class Controller:
 
     def snapshot(self) -> View:
         with self.lock:
-            return take(self.enc, self.control)
+            return self._take()
+
+    def view_sides(self) -> set[str] | None:
+        """Whose eyes the screen shows (issue 12 item 15): the sides of the creatures a person
+        plays. None: everything, hidden creatures marked, for the GM (dice typed at the table,
+        GM step mode) and for someone watching the AI play every creature."""
+        if self.options.manual_dice or self.step_mode or self.all_seeing:
+            return None
+        sides = {self._side[c] for c, ctl in self.control.items() if ctl == "player"}
+        return sides or None
+
+    def _take(self) -> View:
+        """A view of the fight now, and what the viewing side knows (kept from view to view,
+        for the squares where it last saw what it can't see now). Under the lock."""
+        b = self.enc.battle
+        sides = self.view_sides()
+        eyes = sides if sides is not None else friends_of(self.enc)
+        viewers = [c.id for c in b.combatants.values() if c.side in eyes]
+        self._known = knowledge(b, viewers, self._known)
+        return take(self.enc, self._known, fog=sides is not None)
 
     # --- answering the engine -------------------------------------------------------------
     def _policy(self, side: str) -> Policy:
         if side not in self._policies:
-            from ai.sim import make_policy  # the AI loads with the first AI decision
+            from ai.driver import make_policy  # the AI loads with the first AI decision
 
             self._policies[side] = make_policy(self.options.policy)
         return self._policies[side]
 
-    def answer(self, q: Question) -> Any:
-        """The engine's question, from the worker thread: a person or the AI answers."""
-        if self.control.get(q.who) != "player":
-            return self._policy(self._side.get(q.who, "")).answer(self.enc, q)
-        if isinstance(q, SaveOrderQuestion):
-            return list(q.effects)
-        if isinstance(q, ForcedMoveQuestion) and len(q.options) <= 1:
-            return 0
-        if isinstance(q, OpportunityQuestion | ForcedMoveQuestion | DelayReturnQuestion):
-            return self._ask(q)
-        raise TypeError(f"unknown question {q!r}")
+    def _playing(self, c: Combatant) -> Policy | None:
+        """The policy that plays `c` (None: a person does)."""
+        return self._policy(c.side) if c.control == "ai" else None
 
-    def _ask_die(self, request: DiceRequest) -> int:
-        value = self._ask(request)
-        if value is None:  # the person let the app roll this one
-            return self._fallback.roll(request.sides, request.purpose, request.who)
-        return int(value)
+    def _driver(self) -> TurnDriver:
+        if self._turns is None:
+            from ai.driver import TurnDriver
+
+            self._turns = TurnDriver(self._playing)
+        return self._turns
+
+    def answer(self, q: Question[Any]) -> Any:
+        """The engine's question, from the worker thread: a person or the AI answers. A
+        question with no dialog, or nothing to choose, takes its default; a person's answer
+        the question refuses is asked again."""
+        if self.enc.battle[q.who].control != "player":
+            return self._policy(self._side.get(q.who, "")).answer(self.enc, q)
+        if not q.asks_person or not q.choice():
+            return q.default()
+        while True:
+            try:
+                return q.check(self._ask(q))
+            except InvalidAnswer as exc:
+                self.notify(Refused(exc.reason))
+
+    def _ask_die(self, request: DiceRequest) -> int | None:
+        """A face typed in, or None: the person let the app roll it (Ctrl+R). A face the die
+        doesn't have is refused and asked again."""
+        while True:
+            value = self._ask(request)
+            if value is None:
+                return None
+            try:
+                return request.check(value)
+            except InvalidFace as exc:
+                self.notify(Refused(str(exc)))
 
     def _ask(self, question: Question | DiceRequest) -> Any:
         self._publish()
         while not self._answers.empty():
             self._answers.get_nowait()
-        self.notify(Ask(question, take(self.enc, self.control)))
+        self.notify(Ask(question, self._take()))
         while True:
             if self.closed.is_set():
                 raise Abandoned
@@ -321,6 +405,17 @@ class Controller:
 
     def run_redo(self, steps: int = 1) -> None:
         self._guard(lambda: self._rewind(steps, undo=False))
+
+    def run_gm(self, action: Action) -> None:
+        """A GM tool (engine.gm): applied like any action, whoever's turn it is. The AI's
+        per-fight caches knew the creatures before it: they start afresh."""
+
+        def body() -> None:
+            self._apply(action)
+            with self.lock:
+                self._policies.clear()
+
+        self._guard(body)
 
     def run_autoplay(self) -> None:
         self._guard(lambda: None)
@@ -348,18 +443,51 @@ class Controller:
                 return
             try:
                 self.hist = autosave.begin(
-                    self.enc, deciders=self._decider, live=self._live, meta=self.options.meta()
+                    self.enc,
+                    deciders=self._decider,
+                    live=self._live,
+                    meta=self.options.meta(),
+                    directory=self.save_dir,
                 )
             except (SaveError, OSError) as exc:  # play on, unsaved, and say so
                 self.save_problem = str(exc)
                 self.notify(Failed(f"Autosave is off: {exc}"))
-            self.hist.start()
+            self._durable(self.hist.start)
             self._publish()
+
+    def _durable(self, change: Callable[..., T], *args: Any) -> T | None:
+        """Run an engine change that autosaves (under the lock). If the save can't be written
+        (`autosave.SaveFailed`: the change is in memory, the save whole up to the one before),
+        pause: say so, retry until the save holds it, then return None (Abandoned if the app
+        closes meanwhile). Whatever the screen shows next is on disk."""
+        try:
+            return change(*args)
+        except autosave.SaveFailed as exc:
+            self._wait_for_save(str(exc))
+            return None
+
+    def _wait_for_save(self, reason: str) -> None:
+        delay = RETRY_FIRST_S
+        self.paused = reason
+        self.notify(Paused(reason, self.saved))
+        try:
+            while True:
+                if self.closed.wait(delay):
+                    raise Abandoned
+                state = autosave.retry(self.hist)
+                if state.ok:
+                    return
+                if state.error and state.error != self.paused:
+                    self.paused = state.error
+                    self.notify(Paused(state.error, self.saved))
+                delay = min(RETRY_MAX_S, delay * 2)
+        finally:
+            self.paused = None
 
     def _apply(self, action: Action) -> None:
         with self.lock:
             try:
-                self.hist.apply(action)  # durable before it returns
+                self._durable(self.hist.apply, action)  # durable before it returns
             except Impossible as exc:
                 self.notify(Refused(exc.reason))
                 return
@@ -367,38 +495,29 @@ class Controller:
 
     def _rewind(self, steps: int, *, undo: bool) -> None:
         with self.lock:
-            n = self.hist.undo(steps) if undo else self.hist.redo(steps)
-            if not n:
+            n = self._durable(self.hist.undo if undo else self.hist.redo, steps)
+            if n == 0:
                 self.notify(Refused(f"nothing to {'undo' if undo else 'redo'}"))
                 return
-            self._policies.clear()  # their per-fight caches knew the encounter just replaced
             self._sent = 0
             self._publish(reset=True)
 
     def _autoplay(self) -> None:
-        count, last = 0, None
+        """The AI's turns, one action at a time through the one turn driver (`ai.driver`),
+        each durable and published before the next; a person's turn or the end stops it."""
         while True:
             with self.lock:
-                c = self.enc.current
-                if self.enc.over or c is None or self.control.get(c.id) != "ai":
-                    return
-                if c.id != last:
-                    count, last = 0, c.id
+                c = self._driver().actor(self.enc)
+            if c is None:
+                return
             self._pause(c.id)
             with self.lock:
-                c = self.enc.current
-                if self.enc.over or c is None or self.control.get(c.id) != "ai":
+                if self._driver().step(self.enc, self._apply_durably) is None:
                     return
-                count += 1
-                if count > MAX_AI_ACTIONS_PER_TURN:
-                    self.hist.apply(EndTurn())
-                else:
-                    choice = self._policy(c.side).next_action(self.enc)
-                    try:
-                        self.hist.apply(choice.action, choice.decision)
-                    except Impossible:
-                        self.hist.apply(EndTurn())
                 self._publish()
+
+    def _apply_durably(self, action: Action, decision: Decision | None) -> list[Logged]:
+        return self._durable(self.hist.apply, action, decision) or []
 
     def _pause(self, who: str) -> None:
         if self.step_mode:
@@ -433,10 +552,23 @@ class Controller:
 
     # --- telling the screen -------------------------------------------------------------
     def _publish(self, reset: bool = False) -> None:
+        self._meet_newcomers()
         log = self.enc.log
         events = tuple(log[self._sent :])
         self._sent = len(log)
-        self.notify(Update(take(self.enc, self.control), events, reset, self.saved))
+        self.notify(Update(self._take(), events, reset, self.saved))
+
+    def _meet_newcomers(self) -> None:
+        """Creatures the GM added (engine.gm): their side's dice, their names in the log
+        (who plays them is the encounter's). Kept after an undo: their ids stay theirs."""
+        for c in self.enc.battle.combatants.values():
+            if c.id not in self._side:
+                self._side[c.id] = c.side
+                self.names.creatures[c.id] = c.name
+                for p in c.powers:
+                    self.names.powers.setdefault(p.id, p.name)
+                    if p.basic:
+                        self.names.basic.add(p.id)
 
     # --- queries for the screen (UI thread, only while idle) ------------------------------
     def try_lock(self) -> bool:
@@ -448,11 +580,15 @@ class Controller:
         return cur is not None and not view.over and self.control.get(cur) == "player"
 
     def toggle_control(self, cid: str) -> str:
-        new = "ai" if self.control.get(cid) == "player" else "player"
-        self.control[cid] = new
-        with self.lock:  # undo steps follow who plays whom now, and rebuilds keep it
-            self.enc.battle[cid].control = new
-        return new
+        """Hand `cid` to the AI or to a person. Held by the encounter (undo and redo rebuild
+        with it) and noted in the save at once (resume keeps it)."""
+        with self.lock:
+            c = self.enc.battle[cid]
+            c.control = "ai" if c.control == "player" else "player"
+            # the UI thread never waits for a full disk: the next sync writes it then
+            with contextlib.suppress(autosave.SaveFailed):
+                self.hist.sync()
+            return c.control
 
     def can_undo(self) -> bool:
         return self.hist.can_undo()
@@ -482,6 +618,8 @@ class Controller:
             if out.name.endswith(SUFFIX) or (out.exists() and is_save(out)):
                 raise ValueError(f"{out} is a Skirmish save; refusing to overwrite it")
         stem.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(jsonl, (json.dumps(ev.to_json(), ensure_ascii=False) for ev in events))
+        from engine.gm import log_json
+
+        write_atomic(jsonl, (json.dumps(d, ensure_ascii=False) for d in log_json(events)))
         write_atomic(text, format_log(events, self.names))
         return jsonl, text, len(events)

@@ -16,9 +16,9 @@ from engine.actions import FullAttack
 from engine.attacks import AttackPreview
 from engine.content.schema import Power
 from engine.encounter import Encounter
-from engine.full_round import full_attack_previews, full_round_problem
-from engine.grid import distance, path_to, provocations, reachable
-from engine.movement import budget, threatening
+from engine.full_round import full_attack_previews, full_round_problem, not_in_ruleset
+from engine.grid import distance, path_to, reachable
+from engine.movement import budget, move_provocations, threatening
 from tui.glyphs import Mark
 from tui.widgets.grid import Overlay
 
@@ -105,8 +105,8 @@ def start_withdraw(enc: Encounter) -> Withdrawing | str:
     c = enc.current
     if c is None:
         return "nobody's turn"
-    if not enc.battle.ruleset.withdraw:
-        return f"no withdraw in {enc.battle.ruleset.name} (4srd and d20srd only)"
+    if not enc.battle.ruleset.offers("withdraw"):
+        return not_in_ruleset(enc.battle.ruleset.name, "withdraw", "withdraw").reason
     problem = full_round_problem(enc, c)
     if problem:
         return problem
@@ -123,8 +123,8 @@ def start_full_attack(enc: Encounter) -> FullAttacking | str:
     c = enc.current
     if c is None:
         return "nobody's turn"
-    if not b.ruleset.full_attack:
-        return f"no full attack in {b.ruleset.name} (d20srd only)"
+    if not b.ruleset.offers("full_attack"):
+        return not_in_ruleset(b.ruleset.name, "full_attack", "full attack").reason
     problem = full_round_problem(enc, c)
     if problem:
         return problem
@@ -152,7 +152,8 @@ def full_attack_text(enc: Encounter, m: FullAttacking) -> Text:
     pvs = full_attack_previews(enc, m.power.id, t.id)
     out.append(f"{c.name}: full attack with {m.power.name} on {t.name}\n", style="bold")
     for i, pv in enumerate(pvs):
-        out.append(f"  attack {i + 1} ({-5 * i:+d}): ", style="bold")
+        penalty = enc.battle.ruleset.iterative_penalty(i)  # D-1, as the ruleset has it
+        out.append(f"  attack {i + 1} ({penalty:+d}): ", style="bold")
         out.append(f"{pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg\n")
     total = sum(pv.expected_damage for pv in pvs)
     out.append(f"Total ~{total:.1f} damage; takes the standard and move actions.\n")
@@ -164,7 +165,7 @@ def full_attack_overlay(enc: Encounter, m: FullAttacking) -> tuple[Overlay, str]
     pvs = full_attack_previews(enc, m.power.id, m.target)
     odds = "/".join(f"{pv.hit:.0%}" for pv in pvs)
     name = enc.battle[m.target].name
-    hint = f"Full attack -> {name}: {odds} to hit ({len(m.targets)} targets, Tab). Enter"
+    hint = f"{odds} to hit: full attack -> {name} (Tab: {len(m.targets)} targets, Enter)"
     return overlay, hint
 
 
@@ -179,10 +180,8 @@ def move_overlay(enc: Encounter, m: Moving, cursor: Square) -> tuple[Overlay, st
     hint = f"{verb} to {cursor[0]},{cursor[1]}: cost {m.legal[cursor]}"
     c = enc.current
     if c is not None and m.threat:
-        provoked = provocations(path, m.threat, c.size)
-        if isinstance(m, Withdrawing):  # S-15: the square left first provokes nothing
-            rest = provocations(path[1:], m.threat, c.size)
-            provoked = [(i + 1, e) for i, e in rest]
+        # the ruleset's own exemptions (S-15: a withdraw's first square), as the move has them
+        provoked = move_provocations(enc.battle, c, path, m.mode, m.threat)
         who: list[str] = []
         for i, enemy in provoked:
             marks[path[i]] = "provoke"
@@ -244,9 +243,14 @@ def area_of(
     return squares, who, origin
 
 
-def place_overlay(enc: Encounter, p: Placing, cursor: Square) -> tuple[Overlay, str]:
+def place_overlay(
+    enc: Encounter, p: Placing, cursor: Square, unseen: frozenset[str] = frozenset()
+) -> tuple[Overlay, str]:
+    """`unseen`: creatures the player's side can't see, left out of the names (the area
+    still hits them: F-MOD-12)."""
     marks: dict[Square, Mark] = {sq: "origin" for sq in p.origins}
     squares, who, origin = area_of(enc, p, cursor)
+    who = [t for t in who if t not in unseen]
     if p.origins and origin is None:
         return Overlay(marks), f"{p.power.name}: move the cursor onto a marked origin (Tab)"
     for sq in squares:
@@ -264,8 +268,8 @@ def target_overlay(enc: Encounter, t: Targeting) -> tuple[Overlay, str]:
     chosen = b[t.target]
     sel = frozenset(b.squares(chosen))
     pv = enc.preview(t.power.id, chosen.id)
-    odds = f": {pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg" if pv else ""
-    hint = f"{t.power.name} -> {chosen.name}{odds} ({len(t.targets)} targets, Tab). Enter"
+    odds = f"{pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg: " if pv else ""
+    hint = f"{odds}{t.power.name} -> {chosen.name} (Tab: {len(t.targets)} targets, Enter)"
     return Overlay(marks, sel), hint
 
 
@@ -329,9 +333,10 @@ def start_power_by_id(enc: Encounter, power_id: str) -> Mode | str:
 
 
 def mode_overlay(
-    enc: Encounter, mode: Mode, cursor: Square, hint: str
+    enc: Encounter, mode: Mode, cursor: Square, hint: str, unseen: frozenset[str] = frozenset()
 ) -> tuple[Overlay, str, Text | None]:
-    """What to draw for `mode`: the grid overlay, the status hint, the preview (or None)."""
+    """What to draw for `mode`: the grid overlay, the status hint, the preview (or None).
+    `unseen`: creatures a player's view must not name (`View.fog`)."""
     if isinstance(mode, Moving):
         overlay, hint = move_overlay(enc, mode, cursor)
         return overlay, hint, None
@@ -342,7 +347,8 @@ def mode_overlay(
         overlay, hint = target_overlay(enc, mode)
         return overlay, hint, preview_text(enc, mode.power, [mode.target])
     if isinstance(mode, Placing):
-        overlay, hint = place_overlay(enc, mode, cursor)
+        overlay, hint = place_overlay(enc, mode, cursor, unseen)
         _, who, origin = area_of(enc, mode, cursor)
-        return overlay, hint, preview_text(enc, mode.power, who, origin)
+        seen = [t for t in who if t not in unseen]
+        return overlay, hint, preview_text(enc, mode.power, seen, origin)
     return Overlay(), hint, None

@@ -19,15 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as E
-from engine.actions import Action, EndTurn, Move, UsePower
-from engine.dice import ScriptedDice
+from engine.actions import Action
 from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
+from engine.handlers import describe_action
 from engine.history import control_of
 from engine.logfile import check_start, first_event, read_log_lines
+from engine.replay import Replay
 from engine.save import SaveError, read_save, replay_failure
 from engine.savecheck import loads
-from tui.glyphs import token_letters
+from tui.glyphs import friendly_sides, token_letters
 from tui.logtext import Names, names_of_encounter
 from tui.view import CreatureView, EffectView, View, take
 
@@ -85,51 +86,36 @@ def load_timeline(path: str | Path) -> Timeline:
 
 # --- saves: exact ---------------------------------------------------------------------------
 def describe(action: Action | None, actor: str | None, names: Names) -> str:
+    """An action in a few words, with the names a person knows (its handler's `describe`)."""
     if action is None:
         return "the fight starts"
-    who = names.who(actor)
-    if isinstance(action, Move):
-        x, y = action.path[-1]
-        return f"{who}: {action.mode} to {x},{y}"
-    if isinstance(action, UsePower):
-        text = f"{who}: {names.power(action.power)}"
-        if action.targets:
-            text += " on " + ", ".join(names.who(t) for t in action.targets)
-        if action.origin is not None:
-            text += f" at {action.origin[0]},{action.origin[1]}"
-        return text
-    if isinstance(action, EndTurn):
-        return f"{who}: ends the turn"
-    return f"{who}: {action.name.replace('_', ' ')}"
+    return describe_action(action, names.who(actor), names)
 
 
 def save_timeline(enc: Encounter, source: Path) -> Timeline:
-    """Step through `enc`'s records: replayed one at a time, a view taken after each (the
-    way `engine.history.trace` notes each record's place)."""
-    faces = [f for r in enc.records for f in r.faces]
+    """Step through `enc`'s records (the engine's one replay loop), a view taken after each."""
     control = control_of(enc)
-    probe = Encounter.create(
+    replay = Replay(
         enc.loaded,
+        enc.records,
         seed=enc.seed,
-        dice=ScriptedDice(faces),
         control=control,
         ruleset=enc.ruleset_name,
+        exact=True,
     )
-    b = probe.battle
     names = names_of_encounter(enc)
     stops: list[Stop] = []
     views: list[View] = []
-    for rec in enc.records:
-        b.scripted_answers = list(rec.answers)
-        actor = b.current
-        if rec.action is None:
-            probe.start()
-        else:
-            probe.apply(rec.action, rec.decision)
-        stops.append(Stop(describe(rec.action, actor, names), b.round, len(b.log)))
-        views.append(take(probe, control))
+    before = 0  # the round each record was taken in: an end of turn that starts round 4
+    for step in replay:  # was taken in round 3 (the start: the round it begins)
+        b = step.enc.battle
+        taken_in = b.round if step.record.action is None else before
+        stops.append(Stop(describe(step.record.action, step.actor, names), taken_in, len(b.log)))
+        views.append(take(step.enc))
+        before = b.round
+    log = list(replay.enc.log)
     return Timeline(
-        enc.loaded.spec.name, source, enc.loaded.bmap, names, list(b.log), stops, views.__getitem__
+        enc.loaded.source, source, enc.loaded.bmap, names, log, stops, views.__getitem__
     )
 
 
@@ -171,7 +157,9 @@ def logged_from_json(d: dict[str, Any]) -> E.Logged:
             kwargs[f.name] = _convert(d[f.name], hints[f.name])
         elif f.default is MISSING and f.default_factory is MISSING:
             raise KeyError(f.name)
-    return E.Logged(int(d["seq"]), int(d["round"]), cls(**kwargs))
+    by = d.get("rolled_by")
+    by = by if by in ("table", "app", "mixed") else None
+    return E.Logged(int(d["seq"]), int(d["round"]), cls(**kwargs), by)
 
 
 TERRAIN_CELL: dict[str, dict[str, Any]] = {
@@ -214,8 +202,15 @@ class LogFollower:
             c["id"]: _Creature(c, (int(c["pos"][0]), int(c["pos"][1])), int(c["hp"]))
             for c in start.combatants
         }
+        friends = friendly_sides(
+            [(str(c.get("side", "")), bool(c.get("pc"))) for c in start.combatants]
+        )
+        self.friends = friends
         self.letters = token_letters(
-            [(c["id"], c.get("name", c["id"]), bool(c.get("pc"))) for c in start.combatants]
+            [
+                (c["id"], c.get("name", c["id"]), str(c.get("side", "")) in friends)
+                for c in start.combatants
+            ]
         )
         self.effects: dict[str, E.EffectStart] = {}
         self.round = 0
@@ -289,6 +284,7 @@ class LogFollower:
                 role=str(info.get("role") or ("hero" if info.get("pc") else "monster")),
                 level=int(info.get("level", 1)),
                 death_failures=0,
+                friendly=str(info.get("side", "")) in self.friends,
             )
         end = self.end
         return View(
@@ -372,8 +368,9 @@ def log_timeline(path: Path) -> Timeline:
         chunk = items[cuts[k] : cuts[k + 1]]
         for item in chunk:
             follower.feed(item)
-        label = "the fight starts" if k == 0 else _log_label(chunk, names, fmt)
-        stops.append(Stop(label, follower.round, cuts[k + 1]))
+        label = describe(None, None, names) if k == 0 else _log_label(chunk, names, fmt)
+        taken_in = follower.round if k == 0 else chunk[0].round  # the round it happened in
+        stops.append(Stop(label, taken_in, cuts[k + 1]))
         views.append(follower.view())
-    title = str(start.map.get("name") or start.encounter)
+    title = str(start.encounter or start.map.get("name"))
     return Timeline(title, path, bmap, names, items, stops, views.__getitem__, exact=False)

@@ -21,7 +21,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 from engine.content.checks import Origin
 from engine.content.errors import ContentError, ContentErrors, ErrorSink, did_you_mean
@@ -52,15 +52,13 @@ from engine.content.schema import (
     Library,
     MapSpec,
     Power,
-    RulesetName,
     Side,
     Surprise,
+    check_ruleset,
 )
 from engine.content.validation import validate
 from engine.content.yamlsrc import YamlDoc
 from engine.grid import BattleMap
-
-RULESETS: tuple[str, ...] = get_args(RulesetName)
 
 
 @dataclass(frozen=True)
@@ -87,11 +85,16 @@ class LoadedEncounter:
         return self.creatures[combatant.creature]
 
     def control(self, combatant: Combatant) -> Control:
-        """Who plays it: its own `control`, else its side's, else "ai" (implicit sides)."""
+        """Who plays it: its own `control`, else its side's, else "ai" (implicit sides). On a
+        side the player plays, only player characters default to the player: allied NPCs (a
+        militia of 14) are the AI's unless the content or the command line says otherwise."""
         if combatant.control is not None:
             return combatant.control
         side = self.spec.sides.get(combatant.side)
-        return side.control if side is not None else "ai"
+        ctl = side.control if side is not None else "ai"
+        if ctl == "player" and self.creatures[combatant.creature].kind != "pc":
+            return "ai"
+        return ctl
 
 
 def encounter_key(source: str | Path) -> SourceKey:
@@ -120,10 +123,11 @@ def load_encounter(
     if doc is None:
         raise ContentErrors(sink.errors)
     spec, tables, bmap = _resolve(doc, src, reader, sink, sources)
-    if ruleset is not None and ruleset not in RULESETS:
-        hint = did_you_mean(ruleset, RULESETS).replace(" (did", "; did").rstrip(")")
-        message = f"must be one of: {', '.join(RULESETS)} (got {ruleset!r}{hint})"
-        sink.add(ContentError(src.key, None, "ruleset", message))
+    if ruleset is not None:
+        try:
+            check_ruleset(ruleset)
+        except ValueError as exc:
+            sink.add(ContentError(src.key, None, "ruleset", str(exc)))
     sink.raise_if_any()
     assert spec is not None and bmap is not None  # no errors means both were built
     if ruleset is not None:

@@ -48,7 +48,6 @@ Duration = Literal[
 ModifierStat = Literal[
     "attack", "damage", "ac", "fortitude", "reflex", "will", "defenses", "speed", "saves"
 ]
-RulesetName = Literal["ffd20", "4srd", "d20srd"]
 Feat = Literal["weapon_finesse", "weapon_focus", "combat_reflexes", "uncanny_dodge"]
 BonusType = Literal[
     "untyped",
@@ -451,7 +450,7 @@ class Library(Model):
 class Encounter(Model):
     name: Id
     description: Text = ""
-    ruleset: RulesetName = "ffd20"
+    ruleset: Annotated[str, Field(max_length=40)] = "ffd20"
     map: MapSpec
     include: Annotated[
         list[Annotated[str, Field(max_length=200)]], Field(max_length=MAX_INCLUDES)
@@ -462,3 +461,21 @@ class Encounter(Model):
     combatants: Annotated[list[Combatant], Field(min_length=2, max_length=MAX_COMBATANTS)]
     surprise: Surprise | None = None
     round_limit: Annotated[int, Field(ge=1, le=500)] = 50
+
+    @field_validator("ruleset")
+    @classmethod
+    def _known_ruleset(cls, value: str) -> str:
+        return check_ruleset(value)
+
+
+def check_ruleset(name: str) -> str:
+    """`name` if a ruleset has it, else ValueError: "must be one of: ffd20, 4srd, ..." (the
+    names come from the ruleset registry, imported here late: rulesets read this module)."""
+    from engine.content.errors import did_you_mean
+    from engine.rulesets import ruleset_names
+
+    names = ruleset_names()
+    if name not in names:
+        hint = did_you_mean(name, names).replace(" (did", "; did").rstrip(")")
+        raise ValueError(f"must be one of: {', '.join(names)} (got {name!r}{hint})")
+    return name

@@ -20,6 +20,7 @@ from engine.grid.battlemap import BattleMap
 from engine.grid.geometry import chebyshev, footprint
 from engine.grid.occupancy import OccupancyLike, as_occupancy
 from engine.grid.terrain import Square, Terrain
+from engine.refusals import Refusal
 
 MoveMode = Literal["walk", "run", "shift"]
 
@@ -32,6 +33,8 @@ class PathCheck:
     cost: int
     reason: str | None = None
     index: int | None = None
+    code: Refusal | None = None
+    """Why, as a refusal code (None when `ok`)."""
 
 
 def fmt(sq: Square) -> str:
@@ -73,9 +76,11 @@ def validate_path(
     other creature's square; the summed entry costs must not exceed `budget` (None: no limit).
     """
     if not path:
-        return PathCheck(False, 0, "empty path", None)
+        return PathCheck(False, 0, "empty path", None, Refusal.BAD_PATH)
     if mode == "shift" and len(path) != 2:
-        return PathCheck(False, 0, f"a shift moves exactly 1 square, not {len(path) - 1}", None)
+        return PathCheck(
+            False, 0, f"a shift moves exactly 1 square, not {len(path) - 1}", None, Refusal.BAD_PATH
+        )
     occ = as_occupancy(occupancy)
     cost = 0
     over_at: int | None = None
@@ -83,7 +88,7 @@ def validate_path(
         u, v = path[k - 1], path[k]
         head = f"step {k} {fmt(u)}->{fmt(v)}"
         if chebyshev(u, v) != 1:
-            return PathCheck(False, cost, f"{head}: not adjacent", k)
+            return PathCheck(False, cost, f"{head}: not adjacent", k, Refusal.BAD_PATH)
         here = set(footprint(u, size))
         new = [s for s in footprint(v, size) if s not in here]
         hit = _blocker(bmap, new)
@@ -91,20 +96,20 @@ def validate_path(
             sq, what = hit
             verb = "enters a pit" if what == "a pit" else f"runs into {what}"
             where = "" if what == "the edge of the map" else f" at {fmt(sq)}"
-            return PathCheck(False, cost, f"{head} {verb}{where}", k)
+            return PathCheck(False, cost, f"{head} {verb}{where}", k, Refusal.BLOCKED)
         dx, dy = v[0] - u[0], v[1] - u[1]
         if dx and dy:
             sides = footprint((u[0] + dx, u[1]), size) + footprint((u[0], u[1] + dy), size)
             hit = _blocker(bmap, sides)
             if hit is not None:
                 sq, what = hit
-                return PathCheck(False, cost, f"{head} cuts the corner of {what} at {fmt(sq)}", k)
+                why = f"{head} cuts the corner of {what} at {fmt(sq)}"
+                return PathCheck(False, cost, why, k, Refusal.BLOCKED)
         for s in new:
             oid = occ.at(s)
             if oid is not None and oid != mover_id and occ.side_of(oid) != mover_side:
-                return PathCheck(
-                    False, cost, f"{head}: {fmt(s)} is occupied by an enemy ({oid})", k
-                )
+                why = f"{head}: {fmt(s)} is occupied by an enemy ({oid})"
+                return PathCheck(False, cost, why, k, Refusal.OCCUPIED)
         cost += max(bmap._entry_cost[s] for s in new)
         if budget is not None and cost > budget and over_at is None:
             over_at = k
@@ -112,7 +117,11 @@ def validate_path(
     for s in footprint(path[-1], size):
         oid = occ.at(s)
         if oid is not None and oid != mover_id:
-            return PathCheck(False, cost, f"may not end in an ally's square ({oid})", last)
+            return PathCheck(
+                False, cost, f"may not end in an ally's square ({oid})", last, Refusal.OCCUPIED
+            )
     if over_at is not None:
-        return PathCheck(False, cost, f"cost {cost} exceeds speed {budget}", over_at)
+        return PathCheck(
+            False, cost, f"cost {cost} exceeds speed {budget}", over_at, Refusal.TOO_FAR
+        )
     return PathCheck(True, cost, None, None)

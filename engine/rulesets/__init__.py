@@ -1,21 +1,49 @@
-"""Rulesets by name: the policy objects behind `ruleset:` in an encounter."""
+"""Rulesets by name: the policy objects behind `ruleset:` in an encounter.
+
+Importing the package imports each of its modules, whose `@register` makes their ruleset
+known (`engine.rulesets.registry`); `RULESETS` and `ruleset_names()` are the one list.
+"""
 
 from __future__ import annotations
 
-from engine.rulesets.base import Ruleset
-from engine.rulesets.d20srd import D20Srd
-from engine.rulesets.ffd20 import Ffd20
-from engine.rulesets.srd4 import Srd4
+import importlib
+import pkgutil
 
-RULESETS: dict[str, type[Ruleset]] = {"ffd20": Ffd20, "4srd": Srd4, "d20srd": D20Srd}
+from engine.rulesets.base import CreatureRules, ExtraAction, Ruleset
+from engine.rulesets.registry import (
+    DEFAULT,
+    RULESETS,
+    extra_action,
+    names_offering,
+    offered_in,
+    register,
+    ruleset_names,
+    unregister,
+)
+
+for _mod in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_mod.name}")
 
 
 def get_ruleset(name: str) -> Ruleset:
     try:
         return RULESETS[name]()
     except KeyError:
-        known = ", ".join(sorted(RULESETS))
+        known = ", ".join(ruleset_names())
         raise ValueError(f"unknown ruleset {name!r} (known: {known})") from None
 
 
-__all__ = ["RULESETS", "Ruleset", "get_ruleset"]
+__all__ = [
+    "DEFAULT",
+    "RULESETS",
+    "CreatureRules",
+    "ExtraAction",
+    "Ruleset",
+    "extra_action",
+    "get_ruleset",
+    "names_offering",
+    "offered_in",
+    "register",
+    "ruleset_names",
+    "unregister",
+]

@@ -1,8 +1,14 @@
 """The ruleset interface: the rules that differ between ffd20, 4srd and d20srd.
 
-Everything else in the engine is shared. A ruleset is a policy object with no state of its
-own; it reads combatants and answers questions (what is this defense, is this a critical hit,
-may this creature take another opportunity attack, what hit point state follows).
+Everything else in the engine is shared. A ruleset is a policy object with no fight state of
+its own (only memos of pure functions of frozen content); it reads combatants and answers
+questions (what is this defense, is this a critical hit, may this creature take another
+opportunity attack, what hit point state follows). What it must remember about each creature
+(opportunity attacks taken, S-14's provocations) is its own `CreatureRules` object, kept on
+the combatant (`Combatant.rules`) and made by `new_state`. The extra actions it has (a full
+attack, a withdraw, a 5-foot step) it describes in `extra_actions`, with their rules
+(`iterative_penalty`, `unprovoked_squares`, `move_problem`), so that the app and the AI ask
+it instead of knowing which ruleset has what.
 
 Every hook below has the `ffd20` answer as its default, so the default ruleset overrides only
 the two abstract ones and the other rulesets override what their texts change.
@@ -11,6 +17,7 @@ the two abstract ones and the other rulesets override what their texts change.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.content.schema import Creature, DamageSpec, Power, Weapon
@@ -29,6 +36,29 @@ Square = tuple[int, int]
 TURN_ACTIONS = ("standard", "move", "minor")
 
 
+@dataclass(frozen=True, slots=True)
+class ExtraAction:
+    """An action (or a move mode) only some rulesets have, as the ruleset describes it."""
+
+    action: str
+    """The engine's name for it: an `Action.name` ("full_attack", "withdraw") or a move mode
+    ("shift", when the ruleset gives the shift rules of its own)."""
+    label: str
+    """What the app calls it: "Full attack", "5-foot step"."""
+    summary: str
+    """Its rule in a line, for help and hints."""
+    clause: str
+    """The clause id that defines it (D-1, S-15)."""
+
+
+@dataclass(slots=True)
+class CreatureRules:
+    """What the ruleset remembers about one creature through a fight (ffd20: X-OA-1)."""
+
+    last_oa_turn: int = -1
+    """The global turn counter of its last opportunity attack (X-OA-1: one per turn)."""
+
+
 class Ruleset(ABC):
     name: str = "base"
     maximize_crit_damage: bool = True
@@ -39,24 +69,59 @@ class Ruleset(ABC):
     """F-ATK-8: a melee hit on a helpless adjacent target is a critical hit."""
     stacking: frozenset[str] | None = None
     """Bonus types that stack with themselves (`TypedBonus`); None: every bonus adds."""
-    withdraw: bool = False
-    """S-15: the withdraw action (a full-round move) exists."""
-    full_attack: bool = False
-    """D-1: the full attack action (iterative attacks) exists."""
+    extra_actions: tuple[ExtraAction, ...] = ()
+    """The actions beyond the shared ones this ruleset has (full attack, withdraw, ...)."""
+    situational: bool = False
+    """`situational_modifiers` may add something (4srd range penalties): the AI then asks
+    for each square it weighs instead of once per target."""
 
-    @abstractmethod
+    def offers(self, action: str) -> bool:
+        """Does this ruleset have the extra action `action` (an `ExtraAction.action`)?"""
+        return any(x.action == action for x in self.extra_actions)
+
+    def extra_action(self, action: str) -> ExtraAction | None:
+        return next((x for x in self.extra_actions if x.action == action), None)
+
+    @property
+    def withdraw(self) -> bool:
+        """S-15: the withdraw action (a full-round move) exists."""
+        return self.offers("withdraw")
+
+    @property
+    def full_attack(self) -> bool:
+        """D-1: the full attack action (iterative attacks) exists."""
+        return self.offers("full_attack")
+
+    def __init__(self) -> None:
+        # The base attack bonus and the defenses are pure functions of frozen content, asked
+        # on every attack: cached by the identity of the objects they come from (kept in the
+        # entry, so an id can't be reused by another object while its entry lives).
+        self._attack_memo: dict[
+            tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
+        ] = {}
+        self._defense_memo: dict[tuple[int, str, bool, bool], tuple[Creature, int]] = {}
+
     def defense(
         self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False
     ) -> int:
         """The defense score before situational modifiers (F-DEF-*)."""
+        cr = c.creature
+        key = (id(cr), which, flat_footed, touch)
+        hit = self._defense_memo.get(key)
+        if hit is not None and hit[0] is cr:
+            return hit[1]
+        value = self._defense(cr, which, flat_footed, touch)
+        self._defense_memo[key] = (cr, value)
+        return value
 
-    def __init__(self) -> None:
-        # The base attack bonus is a pure function of frozen content, asked on every attack:
-        # cached by the identity of the objects it comes from (kept in the entry, so an id
-        # can't be reused by another object while its entry lives).
-        self._attack_memo: dict[
-            tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
-        ] = {}
+    @abstractmethod
+    def _defense(self, cr: Creature, which: str, flat_footed: bool, touch: bool) -> int:
+        """`defense` uncached: each ruleset's own F-DEF-* / S-8 / D-2."""
+
+    # --- the ruleset's own state of each creature ---------------------------------------------
+    def new_state(self, c: Combatant) -> CreatureRules:
+        """A fresh `Combatant.rules` for `c` at the start of a fight."""
+        return CreatureRules()
 
     def attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         """The parts of the base attack bonus (F-ATK-2); the first is `attack_bonus`."""
@@ -187,19 +252,28 @@ class Ruleset(ABC):
         """Why a move of `mode` is not allowed now (4srd/d20srd S-15), or None."""
         return None
 
+    def unprovoked_squares(self, mode: str) -> int:
+        """How many squares at the start of a move of `mode` provoke nothing when left
+        (S-15: a withdraw's first). The engine's move and the app's path preview both ask."""
+        return 0
+
     def attack_count(self, c: Combatant) -> int:
         """Attacks in a full attack (d20srd D-1); 1 where there is none."""
         return 1
 
+    def iterative_penalty(self, i: int) -> int:
+        """The attack modifier of attack `i` (0 first) of a full attack (d20srd D-1: -5 per
+        attack after the first); 0 where there is none."""
+        return 0
+
     def may_take_opportunity(self, c: Combatant, turn_counter: int, round_no: int) -> bool:
         """X-OA-1: one opportunity attack per combatant's turn."""
-        return c.last_oa_turn != turn_counter
+        state: CreatureRules = c.rules
+        return state.last_oa_turn != turn_counter
 
     def note_opportunity(self, c: Combatant, turn_counter: int, round_no: int) -> None:
-        c.last_oa_turn = turn_counter
-        if c.oa_round != round_no:
-            c.oa_round, c.oa_count = round_no, 0
-        c.oa_count += 1
+        state: CreatureRules = c.rules
+        state.last_oa_turn = turn_counter
 
     def move_opportunity_open(self, mover: Combatant, enemy: Combatant, round_no: int) -> bool:
         """May leaving `enemy`'s threatened squares provoke it (again)? ffd20: in every move."""

@@ -50,9 +50,10 @@ from engine.content.schema import Ability, Creature, DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
 from engine.grid import distance
-from engine.rulesets.base import Outcome
+from engine.rulesets.base import ExtraAction, Outcome
 from engine.rulesets.bonuses import by_type, combine, typed_total
-from engine.rulesets.ffd20 import Ffd20, ffd20_attack_modifiers
+from engine.rulesets.ffd20 import ffd20_attack_modifiers, ffd20_defense
+from engine.rulesets.registry import register
 from engine.rulesets.srd import SrdRules
 from engine.state import Combatant
 
@@ -96,39 +97,31 @@ class AcParts:
         )  # fmt: skip
 
 
+FULL_ATTACK = ExtraAction(
+    "full_attack",
+    "Full attack",
+    "a full-round action: every attack the base attack bonus gives, each further one at -5",
+    "D-1",
+)
+
+
+@register
 class D20Srd(SrdRules):
     name = "d20srd"
     maximize_crit_damage = False
     coup_de_grace_crits = False  # a critical hit needs its confirmation roll (D-8)
     stacking = STACKING
-    full_attack = True
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._defenses: dict[tuple[int, str, bool, bool], tuple[Creature, int]] = {}
+    extra_actions = (*SrdRules.extra_actions, FULL_ATTACK)
 
     # --- D-2, D-3, D-4 ------------------------------------------------------------------------
-    def defense(
-        self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False
-    ) -> int:
-        cr = c.creature
-        key = (id(cr), which, flat_footed, touch)
-        hit = self._defenses.get(key)
-        if hit is not None and hit[0] is cr:
-            return hit[1]
-        value = self._defense(cr, which, flat_footed, touch)
-        self._defenses[key] = (cr, value)
-        return value
-
-    @staticmethod
-    def _defense(cr: Creature, which: str, flat_footed: bool, touch: bool) -> int:
+    def _defense(self, cr: Creature, which: str, flat_footed: bool, touch: bool) -> int:
         bonus: int = getattr(cr.defense_bonuses, which)
         if which != "ac":  # file 004 has only AC: the others as ffd20 computes them
             typed = typed_total(cr.typed_bonuses, which, STACKING)
             if cr.defenses is not None:
                 given: int = getattr(cr.defenses, which)
                 return given + bonus + typed
-            return Ffd20._defense(cr.model_copy(update={"typed_bonuses": []}), which) + typed
+            return ffd20_defense(cr.model_copy(update={"typed_bonuses": []}), which) + typed
         parts = AcParts(cr)
         if cr.defenses is not None:
             value = cr.defenses.ac + bonus
@@ -170,6 +163,10 @@ class D20Srd(SrdRules):
         """D-1: +6 base attack bonus gives a second attack, +11 a third, +16 a fourth."""
         bab = c.creature.bab
         return 1 if bab is None else 1 + max(0, (bab - 1) // 5)
+
+    def iterative_penalty(self, i: int) -> int:
+        """D-1: each attack after the first of a full attack at -5 more."""
+        return -5 * i
 
     # --- D-5, D-6, D-8 ------------------------------------------------------------------------
     def outcome(self, natural: int, total: int, defense: int, crit_low: int) -> Outcome:

@@ -6,57 +6,46 @@ from engine.content.schema import Creature, Power, Weapon
 from engine.events import Mod
 from engine.rulesets.base import Ruleset
 from engine.rulesets.bonuses import typed_total
+from engine.rulesets.registry import register
 from engine.state import Combatant
 
 
+@register
 class Ffd20(Ruleset):
     name = "ffd20"
 
-    def __init__(self) -> None:
-        super().__init__()
-        # Defenses are pure functions of frozen content too: cached the same way.
-        self._defenses: dict[tuple[int, str], tuple[Creature, int]] = {}
-
-    def defense(
-        self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False
-    ) -> int:
-        cr = c.creature
-        key = (id(cr), which)
-        hit = self._defenses.get(key)
-        if hit is not None and hit[0] is cr:
-            return hit[1]
-        value = self._defense(cr, which)
-        self._defenses[key] = (cr, value)
-        return value
-
-    @staticmethod
-    def _defense(cr: Creature, which: str) -> int:
-        bonus: int = getattr(cr.defense_bonuses, which)
-        if cr.typed_bonuses:  # F-DEF-6: every kind adds (the texts state no stacking rule)
-            bonus += typed_total(cr.typed_bonuses, which, None)
-        if cr.defenses is not None:  # monsters: given (F-DEF-6 bonuses still add)
-            given: int = getattr(cr.defenses, which)
-            return given + bonus
-        ab = cr.abilities
-        base = 10 + cr.level // 2  # F-DEF-1
-        shield = cr.shield.bonus if cr.shield else 0
-        if which == "ac":  # F-DEF-2
-            armor = cr.armor
-            value = base + shield
-            if armor is not None:
-                value += armor.bonus + armor.enhancement
-            if armor is None or armor.weight != "heavy":
-                value += max(ab.mod("dex"), ab.mod("int"))
-        elif which == "fortitude":  # F-DEF-3
-            value = base + max(ab.mod("str"), ab.mod("con"))
-        elif which == "reflex":  # F-DEF-4
-            value = base + max(ab.mod("dex"), ab.mod("int")) + shield
-        else:  # F-DEF-5
-            value = base + max(ab.mod("wis"), ab.mod("cha"))
-        return value + bonus
+    def _defense(self, cr: Creature, which: str, flat_footed: bool, touch: bool) -> int:
+        return ffd20_defense(cr, which)
 
     def _attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         return ffd20_attack_modifiers(c, power, weapon)
+
+
+def ffd20_defense(cr: Creature, which: str) -> int:
+    """F-DEF-1..6 (d20srd computes the defenses other than AC this way too)."""
+    bonus: int = getattr(cr.defense_bonuses, which)
+    if cr.typed_bonuses:  # F-DEF-6: every kind adds (the texts state no stacking rule)
+        bonus += typed_total(cr.typed_bonuses, which, None)
+    if cr.defenses is not None:  # monsters: given (F-DEF-6 bonuses still add)
+        given: int = getattr(cr.defenses, which)
+        return given + bonus
+    ab = cr.abilities
+    base = 10 + cr.level // 2  # F-DEF-1
+    shield = cr.shield.bonus if cr.shield else 0
+    if which == "ac":  # F-DEF-2
+        armor = cr.armor
+        value = base + shield
+        if armor is not None:
+            value += armor.bonus + armor.enhancement
+        if armor is None or armor.weight != "heavy":
+            value += max(ab.mod("dex"), ab.mod("int"))
+    elif which == "fortitude":  # F-DEF-3
+        value = base + max(ab.mod("str"), ab.mod("con"))
+    elif which == "reflex":  # F-DEF-4
+        value = base + max(ab.mod("dex"), ab.mod("int")) + shield
+    else:  # F-DEF-5
+        value = base + max(ab.mod("wis"), ab.mod("cha"))
+    return value + bonus
 
 
 def ffd20_attack_modifiers(c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:

@@ -17,10 +17,11 @@ action accounting counts it), so it can't accompany a full-round action.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.events import Moved, TurnStart
-from engine.rulesets.base import Ruleset
+from engine.rulesets.base import CreatureRules, ExtraAction, Ruleset
 from engine.state import Combatant
 
 if TYPE_CHECKING:
@@ -42,11 +43,43 @@ def own_moves_this_turn(battle: Battle, c: Combatant) -> list[str]:
     return out
 
 
+WITHDRAW = ExtraAction(
+    "withdraw",
+    "Withdraw",
+    "a full-round move of up to double speed; the first square left provokes nothing",
+    "S-15",
+)
+FIVE_FOOT_STEP = ExtraAction(
+    "shift",
+    "5-foot step",
+    "a shift of one square that provokes nothing, only in a turn with no other movement",
+    "S-15",
+)
+
+
+@dataclass(slots=True)
+class SrdCreatureRules(CreatureRules):
+    """S-14's bookkeeping of one creature, on top of X-OA-1's."""
+
+    oa_round: int = -1
+    oa_count: int = 0
+    """Opportunity attacks made in `oa_round` (S-14: one a round, more with Combat Reflexes)."""
+    move_opportunities: set[tuple[int, str]] = field(default_factory=set)
+    """(round, enemy id): enemies its movement provoked (S-14: one opportunity a round)."""
+
+
 class SrdRules(Ruleset):
     """The shared half of `4srd` and `d20srd` (S-1, S-5, S-14, S-15; D-4, D-7)."""
 
     minimum_damage_on_hit = 1
-    withdraw = True
+    extra_actions: tuple[ExtraAction, ...] = (WITHDRAW, FIVE_FOOT_STEP)
+
+    def new_state(self, c: Combatant) -> SrdCreatureRules:
+        return SrdCreatureRules()
+
+    def unprovoked_squares(self, mode: str) -> int:
+        """S-15: the square a withdraw leaves first provokes nothing."""
+        return 1 if mode == "withdraw" else 0
 
     def is_flat_footed(self, c: Combatant) -> bool:
         """S-1, D-4: every combatant is flat-footed until it first acts."""
@@ -60,15 +93,25 @@ class SrdRules(Ruleset):
         return 1 + extra
 
     def may_take_opportunity(self, c: Combatant, turn_counter: int, round_no: int) -> bool:
-        used = c.oa_count if c.oa_round == round_no else 0
+        state: SrdCreatureRules = c.rules
+        used = state.oa_count if state.oa_round == round_no else 0
         return used < self.opportunity_limit(c)
+
+    def note_opportunity(self, c: Combatant, turn_counter: int, round_no: int) -> None:
+        super().note_opportunity(c, turn_counter, round_no)
+        state: SrdCreatureRules = c.rules
+        if state.oa_round != round_no:
+            state.oa_round, state.oa_count = round_no, 0
+        state.oa_count += 1
 
     def move_opportunity_open(self, mover: Combatant, enemy: Combatant, round_no: int) -> bool:
         """S-14: leaving squares one opponent threatens is one opportunity per round."""
-        return (round_no, enemy.id) not in mover.move_opportunities
+        state: SrdCreatureRules = mover.rules
+        return (round_no, enemy.id) not in state.move_opportunities
 
     def note_move_opportunity(self, mover: Combatant, enemy_id: str, round_no: int) -> None:
-        mover.move_opportunities.add((round_no, enemy_id))
+        state: SrdCreatureRules = mover.rules
+        state.move_opportunities.add((round_no, enemy_id))
 
     def move_problem(self, battle: Battle, c: Combatant, mode: str) -> str | None:
         """S-15: a 5-foot step only in a turn with no other movement (before or after it)."""

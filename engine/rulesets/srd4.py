@@ -43,6 +43,7 @@ from engine.events import Mod
 from engine.grid import distance
 from engine.rulesets.base import TURN_ACTIONS
 from engine.rulesets.bonuses import by_type, combine, typed_total
+from engine.rulesets.registry import register
 from engine.rulesets.srd import SrdRules
 from engine.state import Combatant
 
@@ -55,29 +56,14 @@ RACE_SPEED = {"dwarf": (5, 5), "gnome": (5, 4), "halfling": (5, 4), "elf": (7, 6
 STACKING = frozenset({"untyped"})
 
 
+@register
 class Srd4(SrdRules):
     name = "4srd"
     stacking = STACKING
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._defenses: dict[tuple[int, str, bool], tuple[Creature, int]] = {}
+    situational = True  # S-4: range penalties by distance
 
     # --- S-8, S-9, S-1 ------------------------------------------------------------------------
-    def defense(
-        self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False
-    ) -> int:
-        cr = c.creature
-        key = (id(cr), which, flat_footed)
-        hit = self._defenses.get(key)
-        if hit is not None and hit[0] is cr:
-            return hit[1]
-        value = self._defense(cr, which, flat_footed)
-        self._defenses[key] = (cr, value)
-        return value
-
-    @staticmethod
-    def _defense(cr: Creature, which: str, flat_footed: bool) -> int:
+    def _defense(self, cr: Creature, which: str, flat_footed: bool, touch: bool) -> int:
         ab = cr.abilities
         light = cr.armor is None or cr.armor.weight != "heavy"
         dex_int = max(ab.mod("dex"), ab.mod("int"))

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ai_fixtures import BOLT
-from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc
 
+from ai.memory import SideMemory
 from ai.naive import NaivePolicy
 from ai.roles import weights_for
 from ai.scoring import Context
@@ -23,7 +22,8 @@ from engine.encounter import Encounter
 from engine.events import Attack
 from engine.forced import forced_options
 from engine.grid import distance_map
-from tests.ai.test_ai_scenarios import CLAW, DEF, OPEN_9x7, monster, play_turn, until_turn
+from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, CLAW, DEF, FIGHTER, mon, pc
+from tests.support.scenarios import OPEN_9x7, monster, play_turn, until_turn
 
 WARD = {
     "id": "ward",
@@ -108,7 +108,7 @@ SHOVE = {
     "attack": {"bonus": 6, "vs": "fortitude"},
     "hit": {"damage": {"dice": "1d6", "bonus": 2}, "forced": {"kind": "slide", "distance": 2}},
 }
-POWERS = [BASIC_MELEE, CLAW, BOLT, WARD, SNARE, MELT, RENEW, MEND, SHOVE]
+POWERS = [BASIC_MELEE, CLAW, BOLT_VS_AC, WARD, SNARE, MELT, RENEW, MEND, SHOVE]
 CREATURES = [
     FIGHTER,
     monster("warden", "soldier", ["claw", "ward"]),
@@ -373,14 +373,14 @@ def test_soldier_values_holding_the_doorway(build: Any) -> None:
     until_turn(enc, "soldier")
     c = enc.current
     assert c is not None
-    ctx = Context(enc, c, weights_for(c), TacticalPolicy().dcache, {})
+    ctx = Context(enc, c, weights_for(c), SideMemory())
     door, inside = (5, 4), (4, 3)
     assert ctx.value(door) > ctx.value(inside)
     enc2 = setup(build, [pc("hero", (5, 6)), mon("brute", (5, 2), creature="brute")], grid=WALLED)
     until_turn(enc2, "brute")
     c2 = enc2.current
     assert c2 is not None
-    ctx2 = Context(enc2, c2, weights_for(c2), TacticalPolicy().dcache, {})
+    ctx2 = Context(enc2, c2, weights_for(c2), SideMemory())
     bonus = ctx.value(door) - ctx.value((5, 3))
     assert bonus > ctx2.value(door) - ctx2.value((5, 3))  # only soldiers care
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Answers, Builder, dummy, events, mon, put_effect
 
 from engine.actions import EndTurn, Sustain, UsePower
 from engine.encounter import Encounter
 from engine.events import Attack, Damage, EffectEnd, EffectStart, Save, TurnEnd, TurnStart
+from tests.support.helpers import Answers, Builder, dummy, events, mon, put_effect
 
 GRID = "......\n......\n......\n"
 
@@ -57,7 +57,7 @@ POWERS = [
     ),
     hex_power("other-ac", "end_of_encounter", modifiers=[{"stat": "ac", "value": -2}]),
 ]
-HEXER = {
+HEXER: dict[str, Any] = {
     "id": "hexer",
     "name": "Hexer",
     "role": "controller",
@@ -267,11 +267,6 @@ ATTACK_HEX = hex_power("curse", "end_of_encounter", modifiers=[{"stat": "attack"
 ATTACK_HEX2 = hex_power("curse2", "end_of_next_turn", modifiers=[{"stat": "attack", "value": -2}])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/attacks.py setup() adds every effect's attack "
-    "modifier one by one; the same -2 from two powers must count once (F-DUR-7)",
-)
 def test_F_DUR_7_the_same_attack_penalty_from_two_powers_counts_once(build: Builder) -> None:
     powers = [*POWERS, ATTACK_HEX, ATTACK_HEX2]
     hexer = dict(HEXER, powers=[*HEXER["powers"], "curse", "curse2"])
@@ -289,6 +284,9 @@ def test_F_DUR_7_the_same_attack_penalty_from_two_powers_counts_once(build: Buil
     enc.apply(EndTurn())
     atk = events(enc.apply(UsePower("strike", ("h",))), Attack)[0]
     assert sum(m.value for m in atk.modifiers if m.source != "attack_bonus") == -2
+    assert [m.source for m in atk.modifiers if m.value == -2] == ["curse"], "named once"
+    pv = enc.preview("strike", "h")
+    assert pv is not None and pv.setup.bonus == atk.total - atk.natural, "the preview agrees"
 
 
 # --- F-SAV-1..4 -------------------------------------------------------------------------------

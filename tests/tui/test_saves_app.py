@@ -10,7 +10,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tui_helpers import BASE, fight, make_app, press, screen_text, settle, sync
 
 from engine.actions import EndTurn
 from engine.autosave import Autosaver, list_unfinished
@@ -18,7 +17,8 @@ from engine.content.loader import load_encounter
 from engine.encounter import Encounter
 from engine.events import Attack
 from engine.save import read_save
-from tests.soak.fights import AI_ONLY, play
+from tests.support.app import BASE, fight, make_app, press, screen_text, settle, sync, until
+from tests.support.fights import AI_ONLY, play
 from tui.app import SkirmishApp
 from tui.controller import Ask, Controller
 from tui.replay import load_timeline
@@ -33,15 +33,6 @@ pytestmark = pytest.mark.timeout(120)
 
 def attacks_by(enc: Encounter, who: str) -> list[Attack]:
     return [e.event for e in enc.log if isinstance(e.event, Attack) and e.event.attacker == who]
-
-
-async def until(pilot, check, limit: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    waited = 0.0
-    while not check():
-        await pilot.pause(0.05)
-        waited += 0.05
-        if waited > limit:
-            raise AssertionError("timed out waiting for the app")
 
 
 # --- autosave -------------------------------------------------------------------------------
@@ -96,7 +87,7 @@ async def test_start_screen_offers_to_resume_and_resuming_restores_the_fight() -
         before = ctl.enc.snapshot()
         records = list(ctl.enc.records)
         path = ctl.save_path
-        await press(pilot, "q", "y")  # quit mid-fight
+        await press(pilot, "q", "enter")  # quit mid-fight
     assert path is not None and read_save(path).finished is None
 
     again = SkirmishApp(BASE, None)
@@ -275,7 +266,7 @@ async def test_replay_viewer_steps_and_jumps_read_only() -> None:
             assert app.screen is screen and screen.index == here
         assert read_save(path).records == enc.records
         await press(pilot, "end")
-        assert screen.index == len(tl.stops) - 1 and "wins" in screen_text(app)
+        assert screen.index == len(tl.stops) - 1 and " won" in screen_text(app)
         await press(pilot, "q")
     assert app.return_code == 0
 
@@ -296,7 +287,7 @@ async def test_replay_viewer_reads_a_combat_log(tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), 20)
         await pilot.pause()
         await press(pilot, "end")
-        assert "wins" in screen_text(app)
+        assert " won" in screen_text(app)  # "monsters won", not "monsters wins"
         await press(pilot, "home", "n")
         assert "REPLAY 1/" in screen_text(app)
 

@@ -18,6 +18,7 @@ from engine.decisions import (
 )
 from engine.dice import DiceRequest
 from tui.controller import Ask
+from tui.safetext import NAME_CELLS, fit
 from tui.screens.dialogs import Confirm, DiceEntry, ForcedMoveChoice
 
 
@@ -27,16 +28,20 @@ def dialog_for(ask: Ask) -> ModalScreen[Any]:
 
     def name(cid: str) -> str:
         c = view.creatures.get(cid)
-        return c.name if c else cid
+        return fit(c.name if c else cid, NAME_CELLS)
 
     if isinstance(q, DiceRequest):
         return DiceEntry(q, name(q.who) if q.who else None)
     if isinstance(q, OpportunityQuestion):
         mover = view.creatures.get(q.mover)
         hp = f" ({mover.hp}/{mover.max_hp} hp)" if mover else ""
+        attacker = view.creatures.get(q.who)
+        power = (
+            next((p.name for p in attacker.powers if p.id == q.power), None) if attacker else None
+        )
         body = (
             f"{name(q.mover)}{hp} leaves {q.at[0]},{q.at[1]}, next to {name(q.who)}.\n"
-            f"Make an opportunity attack with {q.power}?"
+            f"Make an opportunity attack with {power or q.power.replace('-', ' ')}?"
         )
         return Confirm(f"{name(q.who)}: opportunity attack", body, "Attack", "Let it pass")
     if isinstance(q, DelayReturnQuestion):

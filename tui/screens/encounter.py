@@ -29,6 +29,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.encounter import Encounter
+from engine.events import Decision, Logged, Moved
 from tui import modes
 from tui.controller import (
     Ask,
@@ -36,16 +37,19 @@ from tui.controller import (
     Failed,
     Idle,
     News,
+    Paused,
     Refused,
     Update,
     Waiting,
 )
 from tui.glyphs import describe_cell
 from tui.logtext import LogFormatter
+from tui.safetext import clean, first_line, name, plain
 from tui.screens.asks import dialog_for
 from tui.screens.commands import FightCommands
 from tui.screens.dialogs import AskText, Confirm, PowerPicker
 from tui.screens.full_round import FullRoundCommands, allowed
+from tui.screens.gm import GmCommands
 from tui.view import View
 from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane, Overlay
@@ -59,12 +63,108 @@ DIRS = {
     "left,h,4": (-1, 0),
     "right,l,6": (1, 0),
     "y,7,home": (-1, -1),
-    "u,9,pageup": (1, -1),
+    "u,9": (1, -1),
     "b,1,end": (-1, 1),
-    "n,3,pagedown": (1, 1),
+    "n,3": (1, 1),
 }
+"""Cursor keys. PgUp and PgDn scroll the log (not diagonals), so each key means one thing."""
+CURSOR_KEYS = "arrows hjkl yubn"
 MODE_ACTIONS = {"confirm", "cancel"}
 BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo", "redo", "full_attack", "withdraw"}
+
+
+def _b(keys: str, action: str, label: str, tip: str, show: bool = False) -> Binding:
+    return Binding(keys, action, label, show=show, tooltip=tip)
+
+
+FIGHT_BINDINGS: list[BindingType] = [
+    *(
+        Binding(
+            keys,
+            f"cursor({dx},{dy})",
+            "Cursor",
+            show=False,
+            key_display=CURSOR_KEYS,
+            tooltip="move the cursor (the keypad too); y u b n, 7 9 1 3: diagonals",
+        )
+        for keys, (dx, dy) in DIRS.items()
+    ),
+    _b("tab", "cycle(1)", "Next", "next target, origin, or creature"),
+    _b("shift+tab", "cycle(-1)", "Previous", "previous target, origin, or creature"),
+    _b("m", "move('walk')", "Move", "walk: the cursor picks the square, Enter walks", True),
+    _b("r", "move('run')", "Run", "run: speed +2, -5 to attacks until your next turn"),
+    _b("s", "move('shift')", "Shift", "shift one square without provoking"),
+    _b("a", "basic", "Attack", "basic attack on the nearest legal target", True),
+    _b("p", "powers", "Power", "pick a power, then aim it (Tab: targets; cursor: areas)", True),
+    _b(
+        "enter",
+        "confirm",
+        "Confirm",
+        "confirm the move, target or area (a preview shows odds)",
+        True,
+    ),
+    _b("escape", "cancel", "Cancel", "cancel the current mode", True),
+    _b("w", "second_wind", "Second wind", "second wind (standard): a healing surge, +2 defenses"),
+    _b("g", "stand_up", "Get up", "get up from prone (move action)"),
+    _b("A", "action_point", "Action point", "spend an action point: one extra action this turn"),
+    _b("d", "delay", "Delay", "delay your turn until after another creature's"),
+    _b(
+        "f",
+        "full_attack",
+        "Full attack",
+        "every iterative attack on one target (a full round)",
+        True,
+    ),
+    _b("W", "withdraw", "Withdraw", "double move, first square provokes nothing", True),
+    _b("e", "end_turn", "End turn", "end the current creature's turn", True),
+    _b("z,ctrl+z", "undo", "Undo", "undo your last action (and the AI turns after it)", True),
+    _b("Z,ctrl+y", "redo", "Redo", "redo what undo took back (the same dice)"),
+    _b("x", "export", "Export log", "write the combat log as JSON Lines and text"),
+    _b("t", "threats", "Threats", "show or hide the squares enemies threaten"),
+    _b("c", "take_over", "Take over", "you or the AI plays the creature under the cursor"),
+    _b("v", "verbose", "AI explain", "show or hide the AI's reasons in the log"),
+    _b("L", "log_size", "Big log", "enlarge the log to the whole screen, or back"),
+    *(
+        Binding(
+            key,
+            f"scroll_log({step})",
+            "Log",
+            show=show,
+            key_display="PgUp/Dn",
+            priority=True,  # the log pane would scroll itself, silently, when it has the focus
+            tooltip="scroll the log a page back or forward (L enlarges it)",
+        )
+        for key, step, show in (("pageup", -1, True), ("pagedown", 1, False))
+    ),
+    _b("G", "step_mode", "GM step mode", "GM step mode: each AI action waits for Space"),
+    _b("space,full_stop", "step", "Step AI", "GM step mode: play the next AI action"),
+    _b(
+        "T",
+        "gm",
+        "GM tools",
+        "GM tools on the cursor's creature or square: hit points, effects, add or remove one",
+    ),
+    _b("question_mark", "help", "Help", "every key, the conditions and the map legend", True),
+    _b("q", "quit_fight", "Quit", "leave the fight (asks first; it is saved)", True),
+]
+"""Every key of the fight, in help order. The footer shows those marked, the help screen
+lists them all, the command palette offers those that need no cursor (`tui.keys`)."""
+
+
+def unseen_dropped(events: tuple[Logged, ...], view: View) -> tuple[Logged, ...]:
+    """A player's view: the moves and AI reasons of creatures their side can't see are not
+    told (the log would say where the invisible went)."""
+    if not view.fog:
+        return events
+    return tuple(
+        e
+        for e in events
+        if not (
+            isinstance(e.event, Moved | Decision)
+            and (c := view.creatures.get(e.event.id)) is not None
+            and c.hidden
+        )
+    )
 
 
 class EngineNews(Message):
@@ -75,39 +175,8 @@ class EngineNews(Message):
         self.news = news
 
 
-class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *(
-            Binding(keys, f"cursor({dx},{dy})", "Cursor", show=False)
-            for keys, (dx, dy) in DIRS.items()
-        ),
-        Binding("question_mark", "help", "Help"),
-        Binding("m", "move('walk')", "Move"),
-        Binding("p", "powers", "Power"),
-        Binding("a", "basic", "Attack"),
-        Binding("e", "end_turn", "End turn"),
-        Binding("z,ctrl+z", "undo", "Undo"),
-        Binding("Z,ctrl+y", "redo", "Redo", show=False),
-        Binding("x", "export", "Export log", show=False),
-        Binding("q", "quit_fight", "Quit"),
-        Binding("enter", "confirm", "Confirm"),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("tab", "cycle(1)", "Next", show=False),
-        Binding("shift+tab", "cycle(-1)", "Previous", show=False),
-        Binding("r", "move('run')", "Run", show=False),
-        Binding("s", "move('shift')", "Shift", show=False),
-        Binding("w", "second_wind", "Second wind", show=False),
-        Binding("g", "stand_up", "Get up", show=False),
-        Binding("A", "action_point", "Action point", show=False),
-        Binding("d", "delay", "Delay", show=False),
-        Binding("f", "full_attack", "Full attack"),
-        Binding("W", "withdraw", "Withdraw"),
-        Binding("t", "threats", "Threats", show=False),
-        Binding("c", "take_over", "Take over", show=False),
-        Binding("v", "verbose", "AI explain", show=False),
-        Binding("G", "step_mode", "GM step mode", show=False),
-        Binding("space,full_stop", "step", "Step AI", show=False),
-    ]
+class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = FIGHT_BINDINGS
 
     def __init__(self, controller: Controller) -> None:
         super().__init__()
@@ -130,6 +199,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         self._flash = ""
         """A message that wins over the mode's own hint for one refresh (a refusal)."""
         self._resumed = False
+        self._paused = False
+        """The fight waits for its save to be written (a full disk): the controller retries."""
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -145,7 +216,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#log", LogPane).border_title = "Log"
-        self.query_one("#grid", GridPane).border_title = self.loaded.spec.map.name
+        self.query_one("#grid", GridPane).border_title = plain(name(self.loaded.spec.map.name, 60))
         self._start_worker(self.controller.run_start)
         self._refresh_mode()
 
@@ -163,12 +234,15 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
     def on_engine_news(self, message: EngineNews) -> None:
         news = message.news
         log = self.query_one("#log", LogPane)
-        if isinstance(news, Update):
+        if isinstance(news, Paused):
+            self._pause_shown(news, log)
+        elif isinstance(news, Update):
+            self._pause_shown(None, log)
             self.saved = news.saved
             if news.reset:
                 log.clear()
                 self.formatter = LogFormatter(self.controller.names, explain=self.formatter.explain)
-            log.add(self.formatter.lines(news.events))
+            log.add(self.formatter.lines(unseen_dropped(news.events, news.view)))
             if news.reset and self.controller.resumed_from is not None and not self._resumed:
                 self._resumed = True
                 log.note(
@@ -187,13 +261,17 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         elif isinstance(news, Refused):
             self._refused = True
             self.hint = self._flash = f"Can't: {news.reason}"
-            self.notify(news.reason, title="Not allowed", severity="warning", timeout=3)
+            self.notify(
+                clean(news.reason), title="Not allowed", severity="warning", timeout=3, markup=False
+            )
         elif isinstance(news, Waiting):
-            name = self.view.creatures[news.who].name if news.who in self.view.creatures else ""
-            self.hint = f"GM step: Space plays {name}'s next action"
+            who = self.view.creatures[news.who].name if news.who in self.view.creatures else ""
+            self.hint = f"GM step: Space plays {name(who)}'s next action"
         elif isinstance(news, Failed):
-            log.error(news.message.splitlines()[0])
-            self.notify(news.message.splitlines()[0], title="Engine error", severity="error")
+            log.error(first_line(news.message))
+            self.notify(
+                first_line(news.message), title="Engine error", severity="error", markup=False
+            )
         elif isinstance(news, Idle):
             self._show_view(news.view)
             if news.view.over and not self._ended:
@@ -206,6 +284,17 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
                 self.hint = "Your turn (? for help)"
             self._refused = False
         self._refresh_mode()
+
+    def _pause_shown(self, news: Paused | None, log: LogPane) -> None:
+        """The fight paused on its save (`news`), or goes on (None): say so, once."""
+        if news is not None:
+            self._paused = True
+            self.saved = news.saved
+            self.hint = self._wait_hint()
+            log.error(f"Paused: can't save the fight ({first_line(news.reason)}); retrying")
+        elif self._paused:
+            self._paused = False
+            log.note("Saved again: the fight goes on")
 
     def _show_view(self, view: View) -> None:
         self.view = view
@@ -230,9 +319,16 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         ctl = self.controller
         return not ctl.busy and self.controller.player_turn_view(self.view)
 
+    def _wait_hint(self) -> str:
+        """Why a key can't act now: the fight is paused on its save, or it's not your turn."""
+        why = self.controller.paused
+        if why is not None:
+            return f"PAUSED: can't save the fight ({first_line(why)}); retrying"
+        return "Wait: it is not your turn"
+
     def _submit(self, action: Action) -> None:
         if not self._can_act():
-            self.hint = "Wait: it is not your turn"
+            self.hint = self._wait_hint()
             self._refresh_mode()
             return
         self.mode = modes.Browse()
@@ -249,7 +345,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         mode = self.mode
         preview = None
         if not isinstance(mode, modes.Browse):
-            got = self._engine(lambda enc: modes.mode_overlay(enc, mode, cursor, self.hint))
+            unseen = self._unseen()
+            got = self._engine(lambda enc: modes.mode_overlay(enc, mode, cursor, self.hint, unseen))
             if got is not None:
                 overlay, self.hint, preview = got
         elif self.show_threats and self._can_act():
@@ -258,13 +355,13 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         if self._flash:
             self.hint, self._flash = self._flash, ""
         grid.show(self.view, overlay)
+        cell = describe_cell(self.loaded.bmap.cell(cursor))
+        details.where(f"{cursor[0]},{cursor[1]} {cell}")
         if preview is not None:
             details.show(preview, "Preview")
         else:
             c = self.view.at(cursor)
-            cell = describe_cell(self.loaded.bmap.cell(cursor))
-            title = f"Details · {cursor[0]},{cursor[1]} {cell}"
-            details.show(creature_text(c) if c else cell, title)
+            details.show(creature_text(c) if c else "", "Details")
         self.query_one("#status", StatusLine).show(self.view, self.hint, self.saved)
         browsing = isinstance(mode, modes.Browse)
         if browsing != self._browsing:
@@ -293,8 +390,10 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         self._refresh_mode()
 
     def _set_mode(self, got: modes.Mode | str | None) -> None:
+        if isinstance(got, modes.Targeting) and self.view.fog:
+            got = self._visible_targets(got)
         if got is None:
-            self.hint = "Wait: it is not your turn"
+            self.hint = self._wait_hint()
         elif isinstance(got, str):
             self.hint = f"Can't: {got}"
         else:
@@ -305,6 +404,20 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             elif isinstance(got, modes.Placing) and got.origins and grid.cursor not in got.origins:
                 grid.cursor = got.origins[0]
         self._refresh_mode()
+
+    def _unseen(self) -> frozenset[str]:
+        """In a player's view, the creatures their side can't see (never named to them)."""
+        v = self.view
+        return frozenset(c.id for c in v.creatures.values() if v.fog and c.hidden)
+
+    def _visible_targets(self, aim: modes.Targeting) -> modes.Targeting | str:
+        """A player's view: only targets their side can see (Tab would lead the cursor to a
+        hidden one)."""
+        seen = [t for t in aim.targets if self.view.shown(self.view.creatures[t])]
+        if not seen:
+            return f"no target for {aim.power.name} that your side can see"
+        aim.targets, aim.index = seen, 0
+        return aim
 
     def _cursor_to(self, cid: str) -> None:
         c = self.view.creatures.get(cid)
@@ -361,7 +474,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             mode.index = (mode.index + step) % len(mode.origins)
             self.query_one("#grid", GridPane).cursor = mode.origins[mode.index]
         else:
-            alive = [cid for cid in self.view.order if self.view.creatures[cid].alive]
+            alive = [cid for cid in self.view.order if self.view.shown(self.view.creatures[cid])]
             if not alive:
                 return
             here = self.view.at(self.query_one("#grid", GridPane).cursor)
@@ -383,7 +496,9 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         if isinstance(mode, modes.Targeting):
             power, target = mode.power, mode.target
             body = self._engine(lambda enc: modes.preview_text(enc, power, [target]))
-            return self._confirm(f"Use {power.name}?", body, UsePower(power.id, (target,)))
+            return self._confirm(
+                f"Use {name(power.name, 60)}?", body, UsePower(power.id, (target,))
+            )
         if isinstance(mode, modes.Placing):
             p = mode
             got = self._engine(lambda enc: modes.area_of(enc, p, cursor))
@@ -391,8 +506,10 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
                 self._flash = "Can't: move the cursor onto a marked origin square (o)"
                 return self._refresh_mode()
             _, who, origin = got
-            body = self._engine(lambda enc: modes.preview_text(enc, p.power, who, origin))
-            return self._confirm(f"Use {p.power.name}?", body, UsePower(p.power.id, origin=origin))
+            seen = [t for t in who if t not in self._unseen()]
+            body = self._engine(lambda enc: modes.preview_text(enc, p.power, seen, origin))
+            title = f"Use {name(p.power.name, 60)}?"
+            return self._confirm(title, body, UsePower(p.power.id, origin=origin))
 
     def _confirm(self, title: str, body: Any, action: Action) -> None:
         def done(ok: bool | None) -> None:
@@ -408,6 +525,20 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         self.mode = modes.Browse()
         self.hint = "Cancelled"
         self._refresh_mode()
+
+    def action_log_size(self) -> None:
+        """Enlarge the log to the whole screen (AI turns scroll by fast), or put it back."""
+        log = self.query_one("#log", LogPane)
+        if self.maximized is log:
+            self.minimize()
+        else:
+            self.maximize(log, container=False)
+
+    def action_scroll_log(self, pages: int) -> None:
+        log = self.query_one("#log", LogPane)
+        log.scroll_relative(
+            y=pages * max(1, log.scrollable_content_region.height - 1), animate=False
+        )
 
     def _after_end(self, choice: str | None) -> None:
         """The end screen was left to take the last action back, or to export the log."""
@@ -425,7 +556,12 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
     def _rewind(self, *, undo: bool) -> None:
         """Undo or redo one step (a player's action and the AI turns after it, whole)."""
         if self.controller.busy:
-            self.hint = f"Wait: {'undo' if undo else 'redo'} works on your turn"
+            paused = self.controller.paused is not None
+            self.hint = (
+                self._wait_hint()
+                if paused
+                else f"Wait: {'undo' if undo else 'redo'} works on your turn"
+            )
             return self._refresh_mode()
         self.mode = modes.Browse()
         self._turn = None
@@ -476,4 +612,4 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             log.note(message)
         else:
             log.error(message)
-            self.notify(message, title="Export", severity="error")
+            self.notify(clean(message), title="Export", severity="error", markup=False)

@@ -19,7 +19,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tui.options import GameOptions
+from tui.safetext import name, plain
 from tui.view import View
+from tui.words import plural
 
 REASONS = {
     "defeat": "the other side has nobody standing",
@@ -44,10 +46,10 @@ class EndScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         v = self.view
         title = Text()
-        winner = f"Winner: {v.winner}" if v.winner else "Nobody wins"
+        winner = f"Winner: {name(v.winner)}" if v.winner else "Nobody wins"
         title.append(winner, style="bold")
-        why = REASONS.get(v.end_reason or "", v.end_reason or "")
-        title.append(f" after {v.round} round(s): {why}.")
+        why = name(REASONS.get(v.end_reason or "", v.end_reason or ""), 40)
+        title.append(f" after {plural(v.round, 'round')}: {why}.")
         table = Table(box=None, expand=True)
         table.add_column("creature")
         table.add_column("side")
@@ -57,9 +59,9 @@ class EndScreen(Screen[str | None]):
         table.add_column("drops", justify="right")
         for c in v.creatures.values():
             state = "" if c.state == "healthy" else f" {c.state}"
-            table.add_row(
-                f"{c.label} {c.name}",
-                c.side,
+            table.add_row(  # Text, not str: a Rich table reads a str as markup
+                plain(f"{c.label} {name(c.name, 30)}"),
+                plain(name(c.side, 12)),
                 f"{c.hp}/{c.max_hp}{state}",
                 str(c.damage_dealt),
                 str(c.damage_taken),

@@ -2,7 +2,8 @@
 attack (f: Tab picks the target among the legal melee targets, the preview shows each
 iterative attack's hit chance, Enter confirms) and the 4srd/d20srd withdraw (W: as the walk
 mode at double speed; the first square left provokes nothing; Enter withdraws along the shown
-path). Offered only when the encounter's ruleset has them: elsewhere the keys are hidden
+path). Offered only when the encounter's ruleset has them (`Ruleset.offers`; the ruleset
+also gives each attack's penalty and which squares provoke): elsewhere the keys are hidden
 from the footer and the palette, and pressing one says why. A mixin, as `commands.py`."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 
 from engine.actions import FullAttack, Withdraw
+from engine.rulesets import extra_action, names_offering
 from tui import modes
 
 if TYPE_CHECKING:
@@ -21,15 +23,24 @@ if TYPE_CHECKING:
     from tui.controller import Controller
 
 Square = tuple[int, int]
-RULES = {"full_attack": "full_attack", "withdraw": "withdraw"}
-"""Each full-round screen action and the ruleset flag that allows it."""
-KEYS = {"f": "full_attack", "W": "withdraw"}
+RULES = ("full_attack", "withdraw")
+"""The screen actions that exist only where the ruleset has them (`Ruleset.extra_actions`)."""
+
+
+def full_round_action(key: str) -> str | None:
+    """The full-round action bound to `key` in the fight's BINDINGS, if any."""
+    from tui.keys import declared
+    from tui.screens.encounter import FIGHT_BINDINGS
+
+    for b in declared(FIGHT_BINDINGS):
+        if b.action in RULES and key in b.key.split(","):
+            return b.action
+    return None
 
 
 def allowed(controller: Controller, action: str) -> bool:
     """Does the fight's ruleset have this full-round action (True for any other action)?"""
-    flag = RULES.get(action)
-    return flag is None or bool(getattr(controller.enc.battle.ruleset, flag, False))
+    return action not in RULES or controller.enc.battle.ruleset.offers(action)
 
 
 class FullRoundCommands:
@@ -53,15 +64,17 @@ class FullRoundCommands:
         if allowed(self.controller, action):
             return False
         name = self.controller.enc.battle.ruleset.name
-        what = "full attack (d20srd)" if action == "full_attack" else "withdraw (4srd, d20srd)"
-        self.hint = f"Can't: there is no {what} in {name}"
+        about = extra_action(action)  # how the rulesets that have it describe it
+        what = about.label.lower() if about is not None else action.replace("_", " ")
+        having = ", ".join(names_offering(action))
+        self.hint = f"Can't: there is no {what} ({having}) in {name}"
         self._refresh_mode()
         return True
 
     def on_key(self, event: events.Key) -> None:
         """A full-round key in a ruleset without it: its binding is off (hidden from the
         footer), so say why here."""
-        action = KEYS.get(event.character or "")
+        action = full_round_action(event.key)
         if action is not None and self._not_here(action):
             event.stop()
 

@@ -9,6 +9,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from tui.safetext import fit, plain
+
 
 class LoadingScreen(Screen[None]):
     def __init__(self, what: str) -> None:
@@ -18,4 +20,4 @@ class LoadingScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="start"):
             yield Static(Text("SKIRMISH", style="bold"), id="start-title")
-            yield Static(self.what, id="loading")
+            yield Static(plain(fit(self.what, 76)), id="loading")

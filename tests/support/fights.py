@@ -50,7 +50,7 @@ class RandomDecider:
             return order
         if isinstance(q, ForcedMoveQuestion):
             return self.rng.randrange(len(q.options))
-        raise TypeError(f"unknown question {q!r}")
+        return q.default()
 
 
 def _moves(enc: Encounter, rng: random.Random) -> list[A.Action]:

@@ -1,0 +1,70 @@
+"""Using a power (F-ATK-*, F-MOD-4, X-PWR-1) and sustaining an effect it made (F-DUR-*).
+Targeting and resolution are `engine.powers`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.actions import Impossible, Sustain, UsePower
+from engine.effects import sustainable
+from engine.handlers.base import Handler, Naming, power_of, register, spend, spend_check
+from engine.movement import provoke_for_act
+from engine.powers import provoking_kind, resolve, resolve_targets, usable_refusal
+from engine.refusals import Refusal
+from engine.state import ActiveEffect
+
+if TYPE_CHECKING:
+    from engine.encounter import Encounter
+    from engine.state import Combatant
+
+
+@register
+class UsePowerHandler(Handler[UsePower]):
+    action = UsePower
+
+    def check(self, enc: Encounter, c: Combatant, act: UsePower) -> list[str]:
+        b = enc.battle
+        p = power_of(c, act.power)
+        refusal = usable_refusal(b, c, p)
+        if refusal is not None:
+            raise refusal
+        if p.action in ("standard", "move", "minor"):
+            spend_check(enc, p.action, p.name)
+        return resolve_targets(b, c, p, act)
+
+    def perform(self, enc: Encounter, c: Combatant, act: UsePower, plan: list[str]) -> None:
+        b = enc.battle
+        p = power_of(c, act.power)
+        spend(enc, c, p.action if p.action != "immediate" else "standard", p.id)
+        if p.usage != "at-will":
+            c.used_powers.add(p.id)
+        if provoking_kind(p):
+            provoke_for_act(b, c)
+        if c.standing:
+            resolve(b, c, p, act, plan)
+
+    def describe(self, act: UsePower, who: str, names: Naming) -> str:
+        text = f"{who}: {names.power(act.power)}"
+        if act.targets:
+            text += " on " + ", ".join(names.who(t) for t in act.targets)
+        if act.origin is not None:
+            text += f" at {act.origin[0]},{act.origin[1]}"
+        return text
+
+
+@register
+class SustainHandler(Handler[Sustain]):
+    action = Sustain
+
+    def check(self, enc: Encounter, c: Combatant, act: Sustain) -> ActiveEffect:
+        eff = next((e for e in sustainable(enc.battle, c) if e.id == act.effect), None)
+        if eff is None:
+            raise Impossible(
+                f"no effect {act.effect!r} to sustain this turn", Refusal.NOTHING_TO_DO
+            )
+        spend_check(enc, eff.duration.removeprefix("sustain_"), f"sustaining {eff.name}")
+        return eff
+
+    def perform(self, enc: Encounter, c: Combatant, act: Sustain, plan: ActiveEffect) -> None:
+        spend(enc, c, plan.duration.removeprefix("sustain_"), "sustain")
+        plan.sustained_turn = c.turns_started
