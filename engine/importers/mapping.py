@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from engine.content.schema import Library
 from engine.dice import DiceError, DiceExpr
+from engine.immunity import IMMUNITIES
 from engine.importers.effects import Outcome, read_aftereffect, read_outcome
 from engine.importers.model import Damage, SrcCreature, SrcPower
 from engine.importers.report import CreatureReport, ImportFailed, Problem
@@ -139,6 +140,9 @@ def _creature_fields(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
     if saves:
         c["save_bonus"] = saves
     c.update(_tables(src, rep))
+    immune = _immunities(src)
+    if immune:
+        c["immune"] = immune
     if src.race:
         c["race"] = clean(src.race, MAX_NAME)
     return c
@@ -178,6 +182,16 @@ def _save_bonus(src: SrcCreature, rep: CreatureReport) -> int:
     return bonus or 0
 
 
+def _immunities(src: SrcCreature) -> list[str]:
+    """`Immune disease, poison` -> `immune`; a word Skirmish has no immunity for is a note."""
+    words = list(dict.fromkeys(slug(w) for w in src.immune if slug(w)))
+    unknown = [w for w in words if w not in IMMUNITIES]
+    if unknown:
+        text = "Immune " + ", ".join(unknown)
+        src.notes.append((src.at("immune"), f"{text} (Skirmish has no such immunity)"))
+    return [w for w in words if w in IMMUNITIES]
+
+
 def _tables(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
     """Skills, resistances and vulnerabilities; a value Skirmish can't hold is a warning."""
     out: dict[str, Any] = {}
@@ -200,10 +214,6 @@ def _creature_notes(src: SrcCreature, rep: CreatureReport) -> list[str]:
     notes = [clean(d, 300) for d in src.description if d.strip()]
     if src.leader:
         notes.append("Leader.")
-    if src.immune:
-        text = "Immune " + ", ".join(src.immune)
-        notes.append(text)
-        rep.warn(src.at("immune"), "immune", f"kept as a note: {text} (Skirmish has no immunity)")
     for line, note in src.notes:
         notes.append(clean(note, 600))
         rep.warn(line, "trait", f"kept as a note: {clean(note, 160)}")
@@ -352,6 +362,7 @@ def _summary(c: dict[str, Any], powers: list[dict[str, Any]], rank: str | None) 
         who = f"{rank} {who}"
     init = c.get("initiative")
     extras = [f"{k} {t} {v}" for k in ("resist", "vulnerable") for t, v in c.get(k, {}).items()]
+    extras += [f"immune {t}" for t in c.get("immune", [])]
     if c.get("action_points"):
         extras.append(f"{c['action_points']} action point(s)")
     if c.get("save_bonus"):

@@ -100,6 +100,19 @@ def test_a_saving_throw_bonus_skirmish_cant_hold_is_a_note_never_a_changed_numbe
     assert any("Saving throws +25" in str(w) for w in rep.warnings)
 
 
+def test_immunities_skirmish_has_are_imported_and_the_others_are_notes() -> None:
+    assert creature("marsh-wyrm.txt", "marsh-wyrm")["immune"] == ["sleep"]  # line 7
+    text = (SAMPLES / "marsh-wyrm.txt").read_text()
+    text = text.replace("Immune sleep", "Immune Disease, poison, petrification")
+    got = import_bytes(text.encode(), "wyrm.txt")
+    c, _, rep = got.creatures[0]
+    assert c["immune"] == ["disease", "poison"]
+    assert "Immune petrification (Skirmish has no such immunity)" in c["description"]
+    warned = [str(w) for w in rep.warnings if "petrification" in str(w)]
+    assert len(warned) == 1 and "wyrm.txt:7:" in warned[0]
+    assert not any("disease" in str(w) or "poison" in str(w) for w in rep.warnings)
+
+
 def test_ids_stay_unique_across_files_of_one_import() -> None:
     taken: set[str] = set()
     a = import_bytes((SAMPLES / "marsh-wyrm.txt").read_bytes(), "a.txt", taken)
