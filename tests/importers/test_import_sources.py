@@ -91,6 +91,16 @@ def test_elite_and_solo_saving_throws_and_the_rank_rule_when_none_is_printed() -
     assert got.library()["creatures"][0]["save_bonus"] == 2
 
 
+def test_a_character_builder_saving_throws_stat_is_the_save_bonus() -> None:
+    raw = (SAMPLES / "brunhilde-fighter.dnd4e").read_bytes()
+    stat = b'<Stat value="2" >\r\n  <alias name="Saving Throws" />\r\n</Stat>\r\n'
+    anchor = b'<Stat value="11" >'
+    assert raw.count(anchor) == 1
+    got = import_bytes(raw.replace(anchor, stat + b"         " + anchor), "bru.dnd4e")
+    assert got.library()["creatures"][0]["save_bonus"] == 2
+    assert "save_bonus" not in creature("brunhilde-fighter.dnd4e", "brunhilde-eisenfaust")
+
+
 def test_a_saving_throw_bonus_skirmish_cant_hold_is_a_note_never_a_changed_number() -> None:
     text = (SAMPLES / "marsh-wyrm.txt").read_text().replace("Saving Throws +5", "Saving Throws +25")
     got = import_bytes(text.encode(), "wyrm.txt")
