@@ -169,13 +169,20 @@ def end_of_turn_saves(battle: Battle, c: Combatant) -> None:
 
 def saving_throw(battle: Battle, c: Combatant, eff: ActiveEffect, when: str) -> bool:
     natural = battle.d20(f"{c.name}: saving throw against {eff.name}", c.id)
-    mods = [Mod("bonus", v) for v in [battle.modifier(c, "saves")] if v]
+    mods = save_mods(battle, c)
     total = natural + sum(m.value for m in mods)
     success = total >= 10
     battle.emit(Save(c.id, eff.id, when, natural, tuple(mods), total, success))
     if success:
         end(battle, eff, "save")
     return success
+
+
+def save_mods(battle: Battle, c: Combatant) -> list[Mod]:
+    """What adds to a saving throw of `c` (F-SAV-1): its own `save_bonus` (an elite's +2, a
+    solo's +5) and the effects on it that change saves."""
+    parts = (("save_bonus", c.creature.save_bonus), ("bonus", battle.modifier(c, "saves")))
+    return [Mod(source, v) for source, v in parts if v]
 
 
 def creature_dropped(battle: Battle, c: Combatant) -> None:

@@ -79,10 +79,13 @@ def _into_pit(battle: Battle, c: Combatant, kind: str, path: tuple[Square, ...])
         c.pos = edge
         battle.moved()
         battle.emit(Moved(c.id, kind, path[:-1], len(path) - 2))
+    from engine.effects import add_effect, save_mods
+
     natural = battle.d20(f"{c.name}: saving throw to stop at the pit's edge", c.id)
-    ok = natural >= 10
-    battle.emit(Save(c.id, "", "immediate", natural, (), natural, ok))
-    from engine.effects import add_effect
+    saves = tuple(save_mods(battle, c))
+    total = natural + sum(m.value for m in saves)
+    ok = total >= 10
+    battle.emit(Save(c.id, "", "immediate", natural, saves, total, ok))
 
     if ok:  # S-12: falls prone at the edge instead
         add_effect(battle, PRONE, c, None, "prone")

@@ -24,6 +24,7 @@ from engine.effects import (
     expire_for_missed_turn,
     expire_long,
     ongoing_at_turn_start,
+    save_mods,
 )
 from engine.events import (
     ActionSpent,
@@ -294,16 +295,17 @@ def end_turn(battle: Battle, c: Combatant) -> None:
 
 def _death_save(battle: Battle, c: Combatant) -> None:
     nat = battle.d20(f"{c.name}: death saving throw", c.id)
+    total = nat + sum(m.value for m in save_mods(battle, c))  # a saving throw: its bonuses add
     if nat >= 20:
-        battle.emit(DeathSave(c.id, nat, nat, "recover", c.death_failures))
+        battle.emit(DeathSave(c.id, nat, total, "recover", c.death_failures))
         heal(battle, c, c.surge_value, None, surge=False)
         return
-    if nat < 10:
+    if total < 10:
         c.death_failures += 1
-        battle.emit(DeathSave(c.id, nat, nat, "fail", c.death_failures))
+        battle.emit(DeathSave(c.id, nat, total, "fail", c.death_failures))
         update_state(battle, c)
     else:
-        battle.emit(DeathSave(c.id, nat, nat, "success", c.death_failures))
+        battle.emit(DeathSave(c.id, nat, total, "success", c.death_failures))
 
 
 def delay(battle: Battle, c: Combatant) -> None:

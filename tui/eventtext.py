@@ -327,7 +327,8 @@ def _save(w: Wording, ev: Save, round_: int) -> Text:
 @renders(DeathSave)
 def _death_save(w: Wording, ev: DeathSave, round_: int) -> Text:
     who = w.names.who(ev.id)
-    return "save", f"{who} death save: {ev.natural}, {ev.result} ({ev.failures} failed)"
+    roll = str(ev.natural) if ev.total == ev.natural else f"{ev.natural} ({ev.total} with bonuses)"
+    return "save", f"{who} death save: {roll}, {ev.result} ({ev.failures} failed)"
 
 
 @renders(StateChange)

@@ -365,6 +365,8 @@ class Creature(Model):
     minion: bool = False
     healing_surges: Small = 0
     action_points: Annotated[int, Field(ge=0, le=3)] | None = None
+    save_bonus: Annotated[int, Field(ge=0, le=20)] = 0
+    """Added to every saving throw it makes (an elite's +2, a solo's +5; F-SAV-1)."""
     second_wind: bool | None = None
     reach: Annotated[int, Field(ge=1, le=3)] | None = None
     glyph: Annotated[str, Field(min_length=1, max_length=1)] | None = None

@@ -119,6 +119,7 @@ _STATS = {
     "will": "will",
     "speed": "speed",
     "initiative": "initiative",
+    "saving throws": "saving_throws",
 }
 _ABILITIES = {
     "strength": "str",

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from engine.content.schema import Library
 from engine.dice import DiceError, DiceExpr
+from engine.immunity import IMMUNITIES
 from engine.importers.effects import Outcome, read_aftereffect, read_outcome
 from engine.importers.model import Damage, SrcCreature, SrcPower
 from engine.importers.report import CreatureReport, ImportFailed, Problem
@@ -27,6 +28,8 @@ from engine.importers.source import MAX_NAME, clean
 ROLES = ("brute", "soldier", "skirmisher", "artillery", "controller", "lurker")
 _SIZES = {"tiny": "small", "small": "small", "medium": "medium", "large": "large"}
 _RANK_AP = {"elite": 1, "solo": 2}
+_RANK_SAVES = {"elite": 2, "solo": 5}
+"""An elite's and a solo's saving throw bonus when the block prints none (the 4e rule)."""
 _LIMITS: dict[str, tuple[int, int]] = {
     "level": (1, 30),
     "hp": (1, 1000),
@@ -133,7 +136,13 @@ def _creature_fields(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
     ap = _action_points(src, rep)
     if ap is not None:
         c["action_points"] = ap
+    saves = _save_bonus(src, rep)
+    if saves:
+        c["save_bonus"] = saves
     c.update(_tables(src, rep))
+    immune = _immunities(src)
+    if immune:
+        c["immune"] = immune
     if src.race:
         c["race"] = clean(src.race, MAX_NAME)
     return c
@@ -161,6 +170,28 @@ def _action_points(src: SrcCreature, rep: CreatureReport) -> int | None:
     return ap
 
 
+def _save_bonus(src: SrcCreature, rep: CreatureReport) -> int:
+    bonus = src.saving_throws
+    if bonus is None and src.rank in _RANK_SAVES:
+        bonus = _RANK_SAVES[src.rank]
+        rule = f"the {src.rank} rule"
+        rep.summary.append(f"{src.rank}: saving throws +{bonus} (none printed; {rule})")
+    if bonus is not None and not 0 <= bonus <= 20:
+        src.notes.append((src.at("saving_throws"), f"Saving throws {bonus:+d}: out of range 0..20"))
+        return 0
+    return bonus or 0
+
+
+def _immunities(src: SrcCreature) -> list[str]:
+    """`Immune disease, poison` -> `immune`; a word Skirmish has no immunity for is a note."""
+    words = list(dict.fromkeys(slug(w) for w in src.immune if slug(w)))
+    unknown = [w for w in words if w not in IMMUNITIES]
+    if unknown:
+        text = "Immune " + ", ".join(unknown)
+        src.notes.append((src.at("immune"), f"{text} (Skirmish has no such immunity)"))
+    return [w for w in words if w in IMMUNITIES]
+
+
 def _tables(src: SrcCreature, rep: CreatureReport) -> dict[str, Any]:
     """Skills, resistances and vulnerabilities; a value Skirmish can't hold is a warning."""
     out: dict[str, Any] = {}
@@ -183,14 +214,6 @@ def _creature_notes(src: SrcCreature, rep: CreatureReport) -> list[str]:
     notes = [clean(d, 300) for d in src.description if d.strip()]
     if src.leader:
         notes.append("Leader.")
-    if src.saving_throws:
-        text = f"Saving throws {src.saving_throws:+d} (Skirmish has no saving throw bonus)"
-        notes.append(text)
-        rep.warn(src.at("saving_throws"), "saving_throws", f"kept as a note: {text}")
-    if src.immune:
-        text = "Immune " + ", ".join(src.immune)
-        notes.append(text)
-        rep.warn(src.at("immune"), "immune", f"kept as a note: {text} (Skirmish has no immunity)")
     for line, note in src.notes:
         notes.append(clean(note, 600))
         rep.warn(line, "trait", f"kept as a note: {clean(note, 160)}")
@@ -339,8 +362,11 @@ def _summary(c: dict[str, Any], powers: list[dict[str, Any]], rank: str | None) 
         who = f"{rank} {who}"
     init = c.get("initiative")
     extras = [f"{k} {t} {v}" for k in ("resist", "vulnerable") for t, v in c.get(k, {}).items()]
+    extras += [f"immune {t}" for t in c.get("immune", [])]
     if c.get("action_points"):
         extras.append(f"{c['action_points']} action point(s)")
+    if c.get("save_bonus"):
+        extras.append(f"saving throws +{c['save_bonus']}")
     if c.get("healing_surges"):
         extras.append(f"{c['healing_surges']} surges")
     return (

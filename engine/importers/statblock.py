@@ -98,7 +98,7 @@ _HEADER_FIELDS: list[tuple[str, re.Pattern[str]]] = [
     ("speed", re.compile(r"\bSpeed\s*(?P<v>\d{1,9}(?!\d))" + _MOVES)),
     ("resist", re.compile(rf"[;,]?\s*\bResist(?:ance)?\s+(?P<v>{_LIST})")),
     ("vulnerable", re.compile(rf"[;,]?\s*\bVulnerab(?:le|ility)\s+(?P<v>{_LIST})")),
-    ("immune", re.compile(r"[;,]?\s*\bImmune\s+(?P<v>[a-z]+(?:\s*,\s*[a-z]+)*)")),
+    ("immune", re.compile(r"[;,]?\s*\bImmune\s+(?P<v>(?i:[a-z]+(?:\s*,\s*[a-z]+)*))")),
     ("saving_throws", re.compile(r"\bSaving\s+Throws?\s*(?P<v>[+-]\s?\d{1,9}(?!\d))")),
     ("action_points", re.compile(r"\bAction\s+Points?\s*(?P<v>\d{1,9}(?!\d))")),
     ("xp", re.compile(r"\bXP\s*[\d,]+")),
@@ -247,7 +247,8 @@ def _read_header(
                 c.lines[field] = index.line(base + found.start())
             continue
         consumed.append(m.span())
-        c.lines[field] = index.line(base + m.start())
+        lead = len(m.group(0)) - len(m.group(0).lstrip(";, \t\r\n"))  # the label's own line
+        c.lines[field] = index.line(base + m.start() + lead)
         value = m.groupdict().get("v")
         if field == "minion":
             continue

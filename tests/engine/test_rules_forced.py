@@ -224,3 +224,21 @@ def test_S_12_climbing_out_of_a_pit_takes_a_move(build: Builder) -> None:
     out = enc.apply(Move(((4, 1), (5, 1)), "walk"))
     assert events(out, Moved)[0].path == ((4, 1), (5, 1))
     assert enc.battle["t"].pos == (5, 1)
+
+
+def test_S_12_the_pit_save_adds_the_creatures_save_bonus(build: Builder) -> None:
+    # F-SAV-1: a solo's +5 turns a natural 5 (a fall) into a save at the edge
+    ans = Answers(forced=0)
+    enc = build(
+        PIT,
+        [mon("a", (2, 1), "unit", side="party"), mon("t", (3, 1), "solo")],
+        creatures=[UNIT, dict(UNIT, id="solo", save_bonus=5)],
+        powers=POWERS,
+        faces=[20, 1, 10, 5],
+        deciders=lambda _cid: ans,
+    )
+    out = enc.apply(UsePower("shove", ("t",)))
+    save = events(out, Save)[0]
+    assert (save.natural, save.total, save.success) == (5, 10, True)
+    assert [(m.source, m.value) for m in save.modifiers] == [("save_bonus", 5)]
+    assert enc.battle["t"].pos == (3, 1)

@@ -318,3 +318,21 @@ def test_X_HP_3_temporary_hit_points_do_not_stack(
     enc.battle.spent["minor"] = 0
     enc.apply(UsePower(second, ()))
     assert enc.battle["f"].temp_hp == kept
+
+
+def test_S_10_a_save_bonus_adds_to_death_saving_throws(build: Builder) -> None:
+    # F-SAV-1: a creature's `save_bonus` adds to every saving throw it makes, death saves too
+    enc = build(
+        GRID,
+        [mon("b", (1, 1), "brute"), pc("f", (2, 1)), pc("c", (3, 1))],
+        creatures=[BRUTE, dict(HERO, save_bonus=2), dummy()],
+        powers=POWERS,
+        faces=[20, 2, 1, 10, 8, 7],
+    )
+    hit(enc, 31)  # -1: dying
+    for _ in range(2):
+        enc.apply(EndTurn())
+        if enc.current is not None and enc.current.id == "c":
+            enc.apply(EndTurn())
+    saves = events(enc, DeathSave)
+    assert [(d.natural, d.total, d.result) for d in saves] == [(8, 10, "success"), (7, 9, "fail")]

@@ -4,7 +4,7 @@
 The expected values below are copied by hand from the sample files under `samples/` (the
 line of each is noted), not from the importer's output: level, hit points, surges, defenses,
 speed, initiative, ability scores and their printed modifiers, skills, resistances,
-vulnerabilities, action points, minion, role and rank, and for every power its usage and
+vulnerabilities, immunities, action points, saving throw bonuses, minion, role and rank, and for every power its usage and
 recharge, action, range or area, attack bonus and defense, damage dice, bonus and types.
 """
 
@@ -45,7 +45,7 @@ CREATURES: list[tuple[str, str, dict[str, Any]]] = [
         "ogre-warhulk",
         {
             "level": 8, "role": "brute", "size": "large", "hp": 212, "speed": 8,
-            "initiative": 4, "action_points": 1, "resist": {"poison": 5},
+            "initiative": 4, "action_points": 1, "save_bonus": 2, "resist": {"poison": 5},
             "defenses": {"ac": 22, "fortitude": 23, "reflex": 18, "will": 19},
             "abilities": {"str": 23, "con": 21, "dex": 11, "int": 6, "wis": 12, "cha": 9},
             "skills": {"perception": 5},
@@ -78,7 +78,7 @@ CREATURES: list[tuple[str, str, dict[str, Any]]] = [
         "marsh-wyrm",
         {
             "level": 4, "role": "lurker", "size": "large", "hp": 232, "speed": 7,
-            "initiative": 9, "action_points": 2, "resist": {"acid": 15},
+            "initiative": 9, "action_points": 2, "save_bonus": 5, "resist": {"acid": 15}, "immune": ["sleep"],
             "defenses": {"ac": 20, "fortitude": 18, "reflex": 20, "will": 17},
             "abilities": {"str": 18, "con": 15, "dex": 20, "int": 10, "wis": 13, "cha": 11},
             "skills": {"perception": 8, "stealth": 10},
@@ -89,7 +89,7 @@ CREATURES: list[tuple[str, str, dict[str, Any]]] = [
         "cinder-ogre-bruiser",
         {
             "level": 7, "role": "soldier", "size": "large", "hp": 168, "speed": 7,
-            "initiative": 6, "action_points": 1, "resist": {"fire": 10},
+            "initiative": 6, "action_points": 1, "save_bonus": 2, "resist": {"fire": 10},
             "defenses": {"ac": 23, "fortitude": 21, "reflex": 18, "will": 19},
             "abilities": {"str": 24, "con": 20, "dex": 13, "int": 7, "wis": 14, "cha": 12},
             "skills": {"perception": 5},
@@ -175,7 +175,7 @@ def test_creature_numbers_match_the_source(name: str, cid: str, expected: dict[s
     for key, value in expected.items():
         assert got.get(key) == value, key
     # nothing the source doesn't give: no resistances, skills or action points made up
-    for key in ("resist", "vulnerable", "action_points", "minion"):
+    for key in ("resist", "vulnerable", "immune", "action_points", "save_bonus", "minion"):
         if key not in expected:
             assert key not in got, key
 

@@ -13,6 +13,7 @@ from ai.sim import play
 from engine.content.bundled import check_files
 from engine.content.loader import load_encounter
 from engine.events import ActionSpent
+from engine.immunity import immune_to_damage, immune_to_effects
 from engine.importers import import_all
 from tests.support.importers import GOOD, SAMPLES
 from tui.cli import main
@@ -133,3 +134,14 @@ def test_the_combat_logs_of_imported_creatures_pass_the_conformance_checker(
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 passed, 0 failed" in done.stdout
+
+
+def test_an_imported_immunity_stops_an_imported_power_with_that_keyword(tmp_path: Path) -> None:
+    # marsh-wyrm.txt line 7 "Immune sleep"; the wizard's Sleep carries the sleep keyword
+    loaded = load_encounter(str(_import(tmp_path, FOES_SMALL + FOES_BIG)))
+    sleep = next(p for p in loaded.powers.values() if p.name == "Sleep")
+    assert "sleep" in sleep.keywords
+    wyrm, hag = loaded.creatures["marsh-wyrm"], loaded.creatures["mire-hag"]
+    assert immune_to_effects(wyrm, sleep) == "sleep"
+    assert immune_to_effects(hag, sleep) is None
+    assert not immune_to_damage(wyrm, ["acid"]), "resisting acid is not being immune to it"

@@ -76,6 +76,53 @@ def test_elite_and_solo_action_points_and_the_rank_rule_when_none_is_printed() -
     assert any("solo rule" in s for s in got.creatures[0][2].summary)
 
 
+def test_elite_and_solo_saving_throws_and_the_rank_rule_when_none_is_printed() -> None:
+    assert creature("ogre-warhulk.html", "ogre-warhulk")["save_bonus"] == 2  # line 14
+    assert creature("marsh-wyrm.txt", "marsh-wyrm")["save_bonus"] == 5  # line 8
+    assert creature("cinder-ogre-mm3.txt", "cinder-ogre-bruiser")["save_bonus"] == 2  # line 7
+    assert "save_bonus" not in creature("fen-raiders.txt", "mire-hag")  # a standard monster
+    text = (SAMPLES / "marsh-wyrm.txt").read_text().replace("Saving Throws +5\n", "")
+    got = import_bytes(text.encode(), "wyrm.txt")
+    assert got.library()["creatures"][0]["save_bonus"] == 5
+    said = "saving throws +5 (none printed; the solo rule)"
+    assert any(said in s for s in got.creatures[0][2].summary)
+    elite = (SAMPLES / "cinder-ogre-mm3.txt").read_text().replace("Saving Throws +2; ", "")
+    got = import_bytes(elite.encode(), "ogre.txt")
+    assert got.library()["creatures"][0]["save_bonus"] == 2
+
+
+def test_a_character_builder_saving_throws_stat_is_the_save_bonus() -> None:
+    raw = (SAMPLES / "brunhilde-fighter.dnd4e").read_bytes()
+    stat = b'<Stat value="2" >\r\n  <alias name="Saving Throws" />\r\n</Stat>\r\n'
+    anchor = b'<Stat value="11" >'
+    assert raw.count(anchor) == 1
+    got = import_bytes(raw.replace(anchor, stat + b"         " + anchor), "bru.dnd4e")
+    assert got.library()["creatures"][0]["save_bonus"] == 2
+    assert "save_bonus" not in creature("brunhilde-fighter.dnd4e", "brunhilde-eisenfaust")
+
+
+def test_a_saving_throw_bonus_skirmish_cant_hold_is_a_note_never_a_changed_number() -> None:
+    text = (SAMPLES / "marsh-wyrm.txt").read_text().replace("Saving Throws +5", "Saving Throws +25")
+    got = import_bytes(text.encode(), "wyrm.txt")
+    c, _, rep = got.creatures[0]
+    assert "save_bonus" not in c
+    assert "Saving throws +25: out of range 0..20" in c["description"]
+    assert any("Saving throws +25" in str(w) for w in rep.warnings)
+
+
+def test_immunities_skirmish_has_are_imported_and_the_others_are_notes() -> None:
+    assert creature("marsh-wyrm.txt", "marsh-wyrm")["immune"] == ["sleep"]  # line 7
+    text = (SAMPLES / "marsh-wyrm.txt").read_text()
+    text = text.replace("Immune sleep", "Immune Disease, poison, petrification")
+    got = import_bytes(text.encode(), "wyrm.txt")
+    c, _, rep = got.creatures[0]
+    assert c["immune"] == ["disease", "poison"]
+    assert "Immune petrification (Skirmish has no such immunity)" in c["description"]
+    warned = [str(w) for w in rep.warnings if "petrification" in str(w)]
+    assert len(warned) == 1 and "wyrm.txt:7:" in warned[0]
+    assert not any("disease" in str(w) or "poison" in str(w) for w in rep.warnings)
+
+
 def test_ids_stay_unique_across_files_of_one_import() -> None:
     taken: set[str] = set()
     a = import_bytes((SAMPLES / "marsh-wyrm.txt").read_bytes(), "a.txt", taken)

@@ -10,6 +10,7 @@ from engine.content.loader import load_encounter
 from engine.events import (
     Attack,
     Damage,
+    DeathSave,
     EffectEnd,
     EffectStart,
     Event,
@@ -109,6 +110,14 @@ def test_effects_are_named_at_their_end() -> None:
 def test_a_move_says_where_and_what_it_cost() -> None:
     (line,) = LogFormatter(NAMES).lines(logged(Moved("kara", "walk", ((1, 1), (2, 2)), 2)))
     assert line.text == "Kara walks to 2,2 (cost 2)"
+
+
+def test_a_death_save_shows_its_total_when_a_save_bonus_added_to_it() -> None:
+    plain, bonus = LogFormatter(NAMES).lines(
+        logged(DeathSave("kara", 8, 8, "fail", 1), DeathSave("kara", 8, 10, "success", 1))
+    )
+    assert plain.text == "Kara death save: 8, fail (1 failed)"
+    assert bonus.text == "Kara death save: 8 (10 with bonuses), success (1 failed)"
 
 
 def test_a_whole_fight_reads_as_text() -> None:
