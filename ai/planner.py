@@ -19,6 +19,7 @@ where the fight stands (`engine.progress`), so undo and resume can't mislead it.
 from __future__ import annotations
 
 from ai.attack_plans import MAX_CANDIDATES, attack_plans, attack_powers
+from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
 from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
@@ -155,6 +156,7 @@ class Planner:
                 options.append(
                     Option("utility", u.value + stay.score, turn.s0, action=u.action, note=u.text)
                 )
+        options.extend(first_aid_options(enc, ctx.f.me, turn.bud, stay.score))
         sw = second_wind_value(ctx.f.me, turn.bud)
         if sw > 0:
             options.append(Option("second_wind", sw + turn.value(turn.s0), turn.s0))

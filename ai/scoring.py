@@ -191,7 +191,7 @@ class Context:
         )
         expr = self.expr(p)
         drop = 0.0
-        if standing and expr is not None:
+        if standing and expr is not None and not pv.immune_damage:
             need = max(1, hp_eff)
             if self.f.weakened:
                 need *= 2

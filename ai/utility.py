@@ -22,6 +22,7 @@ from engine.attacks import damage_expr
 from engine.content.schema import EffectSpec, Heal, Outcome, Power
 from engine.dice import DiceExpr
 from engine.effects import sustainable
+from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
 from engine.state import ActiveEffect, Combatant
 
@@ -77,6 +78,8 @@ def parts_of(eff: EffectSpec | ActiveEffect) -> Parts:
 # --- effects on enemies (what a hit or a zone lays on them) --------------------------------
 def condition_value(ctx: Context, p: Power, t: Combatant, hit: float) -> float:
     """The conditions, ongoing damage and penalties `p` lays on enemy `t` (chance-weighted)."""
+    if immune_to_effects(t.creature, p) is not None:
+        return 0.0  # none of its effects land (the engine's rule, issue 16)
     total = 0.0
     for spec, chance in ((p.hit, hit), (p.miss, 1.0 - hit), (p.effect, 1.0)):
         if spec is None or chance <= 0 or not (spec.effects or spec.forced):

@@ -108,6 +108,16 @@ class Bluff(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class HealCheck(Action):
+    """A standard action: a Heal check (DC 15) on an adjacent dying creature; a success
+    makes it stable (no more death saves). The usual 4e rule, an addition to the
+    specification (issue 16): `engine.handlers.first_aid`."""
+
+    name: ClassVar[str] = "heal_check"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     name: ClassVar[str] = "end_turn"
 

@@ -17,6 +17,7 @@ from engine.dice import DiceExpr
 from engine.events import Mod
 from engine.flanking import flanking
 from engine.grid import adjacent, concealment, cover, footprint
+from engine.immunity import immune_to_damage, immune_to_effects
 from engine.rulesets import Ruleset
 from engine.state import Combatant
 
@@ -49,6 +50,10 @@ class AttackPreview:
     expected_damage: float
     setup: AttackSetup
     damage: str
+    immune_damage: bool = False
+    """The target takes none of this damage: immune to each of its types (issue 16)."""
+    immune_effects: str | None = None
+    """The keyword of the power the target is immune to: none of its effects land."""
 
 
 def can_see(battle: Battle, viewer: Combatant, target: Combatant, at: Square | None = None) -> bool:
@@ -274,6 +279,7 @@ def preview(
     p_hit, p_crit = outcome_odds(s, battle.ruleset)
     expected = 0.0
     text = ""
+    immune = False
     if power.hit is not None and power.hit.damage is not None:
         expr = damage_expr(battle, attacker, power.hit.damage, weapon)
         text = str(expr)
@@ -290,4 +296,8 @@ def preview(
         if types and all(t in target.creature.resist for t in types):
             expected = max(0.0, expected - p_hit * min(target.creature.resist[t] for t in types))
         expected += p_hit * sum(target.creature.vulnerable.get(t, 0) for t in types)
-    return AttackPreview(p_hit, p_crit, expected, s, text)
+        immune = immune_to_damage(target.creature, types)
+    if immune:
+        expected = 0.0
+    keyword = immune_to_effects(target.creature, power)
+    return AttackPreview(p_hit, p_crit, expected, s, text, immune, keyword)

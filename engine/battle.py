@@ -95,6 +95,8 @@ class Battle:
         self._cond_cache: dict[str, tuple[tuple[Any, ...], frozenset[str], frozenset[str]]] = {}
         self.effect_seq = 0
         self.surprise_round = False
+        self.waiting: dict[str, tuple[int, Combatant]] = {}
+        """Reinforcements not yet arrived: id -> (the round it arrives, its state)."""
         self.over = False
         self.winner: str | None = None
         self.end_reason: str | None = None

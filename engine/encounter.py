@@ -19,6 +19,7 @@ from engine import turn_budget
 from engine.actions import Action, Impossible
 from engine.attacks import AttackPreview, preview
 from engine.battle import Battle
+from engine.content.basics import with_basic_melee
 from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
 from engine.decisions import Decider
@@ -33,7 +34,15 @@ from engine.powers import targets_for as _targets_for
 from engine.refusals import Refusal
 from engine.rulesets import get_ruleset
 from engine.state import Combatant
-from engine.turns import begin, check_end, decide_surprise, end_turn, roll_initiative, start_event
+from engine.turns import (
+    begin,
+    check_end,
+    decide_surprise,
+    end_turn,
+    roll_initiative,
+    start_effects,
+    start_event,
+)
 
 Square = tuple[int, int]
 
@@ -85,29 +94,40 @@ class Encounter:
         rs = get_ruleset(rs_name)
         control = control or {}
         combatants = []
+        waiting: dict[str, tuple[int, Combatant]] = {}
         for cd in spec.combatants:
             cr = loaded.creatures[cd.creature]
             ctl = control.get(cd.id) or control.get(cd.side) or loaded.control(cd)
-            powers = tuple(loaded.powers[p] for p in cr.powers)
+            powers = with_basic_melee(cr, tuple(loaded.powers[p] for p in cr.powers))
             pc = cr.kind == "pc"
-            combatants.append(
-                Combatant(
-                    id=cd.id,
-                    name=cd.name or cr.name,
-                    side=cd.side,
-                    creature=cr,
-                    powers=powers,
-                    control=ctl,
-                    pos=(cd.pos[0], cd.pos[1]),
-                    max_hp=cr.hp,
-                    hp=cr.hp,
-                    surges=cr.healing_surges,
-                    action_points=cr.action_points if cr.action_points is not None else int(pc),
-                    surprised=bool(cd.surprised),
-                )
+            points = cr.action_points if cr.action_points is not None else int(pc)
+            c = Combatant(
+                id=cd.id,
+                name=cd.name or cr.name,
+                side=cd.side,
+                creature=cr,
+                powers=powers,
+                control=ctl,
+                pos=(cd.pos[0], cd.pos[1]),
+                max_hp=cr.hp,
+                hp=cr.hp if cd.hp is None else cd.hp,
+                surges=cr.healing_surges - cd.surges_spent,
+                action_points=points if cd.action_points is None else cd.action_points,
+                surprised=bool(cd.surprised),
+                temp_hp=cd.temp_hp,
+                death_failures=cd.death_failures,
+                used_powers=set(cd.powers_spent),
+                second_wind_used=cd.second_wind_used,
+                action_point_used=cd.action_point_used,
             )
+            c.state = rs.hp_state(c)  # a fight that starts mid-way (issue 16 item 7)
+            if cd.arrives_round is not None:
+                waiting[c.id] = (cd.arrives_round, c)
+            else:
+                combatants.append(c)
         source = dice if dice is not None else SeededDice(seed if seed is not None else 0)
         battle = Battle(loaded.bmap, combatants, rs, source, deciders, spec.round_limit)
+        battle.waiting = waiting
         return cls(loaded, battle, seed, rs_name)
 
     def start(self, decision: Decision | None = None) -> list[Logged]:
@@ -118,12 +138,15 @@ class Encounter:
         mark = len(b.log)
         b.answers = []
         spec = self.loaded.spec
+        checks = decide_surprise(b, spec.surprise)  # the first line records it as decided
         b.emit(
             start_event(
                 b, spec, self.loaded.source, self.loaded.content_hash, self.ruleset_name, self.seed
             )
         )
-        decide_surprise(b, self.loaded.spec.surprise)
+        for check in checks:
+            b.emit(check)
+        start_effects(b, spec)
         roll_initiative(b)
         begin(b)
         self.started = True

@@ -273,6 +273,28 @@ class Decision(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Arrive(Event):
+    """A reinforcement arrives at the start of a round, on `pos` (issue 16; schema 2,
+    docs/log.md); its `initiative` and a new `initiative_order` follow."""
+
+    type: ClassVar[str] = "arrive"
+    id: str
+    pos: Square
+
+
+@dataclass(frozen=True, slots=True)
+class Immune(Event):
+    """A power's effects did not land: the target is immune to its keyword (issue 16; a
+    schema-2 line, docs/log.md). Damage stopped by an immunity is an `immune` adjustment."""
+
+    type: ClassVar[str] = "immune"
+    target: str
+    source: str | None
+    power: str
+    keyword: str
+
+
+@dataclass(frozen=True, slots=True)
 class Note(Event):
     """Something a person should read that no other event says (a power used with no roll)."""
 

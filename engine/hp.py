@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.battle import Battle
 from engine.events import Damage, Heal, Mod, StateChange, TempHp
+from engine.immunity import immune_to_damage
 from engine.state import Combatant
 
 
@@ -28,6 +29,8 @@ def adjust(
     damage to 0), then temporary hit points soak the rest."""
     mods: list[Mod] = []
     running = rolled
+    if immune_to_damage(target.creature, types) and running > 0:  # issue 16: immunity
+        return [Mod("immune", -running)]
     for source in halve:  # weakened attacker, insubstantial target, half damage on a miss
         cut = running - running // 2
         if cut:
@@ -100,7 +103,7 @@ def deal_damage(
             target.temp_hp,
         )
     )
-    update_state(battle, target)
+    update_state(battle, target, hurt=amount > 0)
     return amount
 
 
@@ -111,9 +114,16 @@ def heal(battle: Battle, target: Combatant, amount: int, source: str | None, sur
         return
     target.hp = min(target.max_hp, max(0, before) + amount)
     battle.emit(Heal(target.id, source, amount, before, target.hp, surge))
-    if target.hp > 0:
-        target.death_failures = 0 if target.hp > 0 and before <= 0 else target.death_failures
+    # Failed death saves are not reset by healing: no clause says so (S-10 counts three
+    # failures; the usual 4e rule resets them only with a rest, which no encounter has).
     update_state(battle, target)
+
+
+def stabilize(battle: Battle, c: Combatant) -> None:
+    """A dying creature becomes stable: no more death saving throws (issue 16)."""
+    if c.state == "dying":
+        c.state = "stable"
+        battle.emit(StateChange(c.id, "stable", c.hp))
 
 
 def spend_surge(battle: Battle, target: Combatant, extra: int, source: str | None) -> bool:
@@ -132,9 +142,11 @@ def gain_temp_hp(battle: Battle, target: Combatant, amount: int) -> None:
     battle.emit(TempHp(target.id, amount, target.temp_hp))
 
 
-def update_state(battle: Battle, c: Combatant) -> None:
+def update_state(battle: Battle, c: Combatant, *, hurt: bool = False) -> None:
+    """Set the state that follows from hit points (the ruleset's); a stable creature stays
+    stable below 0 until damage makes it dying again (issue 16, the usual 4e rule)."""
     new = battle.ruleset.hp_state(c)
-    if c.state == "stable" and new == "dying":
+    if c.state == "stable" and new == "dying" and not hurt:
         new = "stable"
     if new != c.state:
         was_standing = c.standing

@@ -15,7 +15,7 @@ from engine.battle import GRANTS_CA_TO_SOURCE, Battle
 from engine.content.schema import DamageSpec, EffectSpec, Outcome, Power, Weapon
 from engine.dice import DiceExpr, Roll
 from engine.effects import add_effect, saving_throw
-from engine.events import Attack, Check, Note
+from engine.events import Attack, Check, Immune, Note
 from engine.forced import forced_move
 from engine.grid import (
     adjacent,
@@ -29,6 +29,7 @@ from engine.grid import (
 from engine.hints import attack_hint, damage_hint, damage_moot, halve_notes, resist_notes
 from engine.hp import adjust, deal_damage, gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
+from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
 from engine.state import Combatant
 
@@ -77,7 +78,8 @@ def eligible(battle: Battle, c: Combatant, other: Combatant, power: Power) -> bo
         return other.side == c.side
     if who == "self":
         return other.id == c.id
-    return other.id != c.id or power.kind == "close"
+    # A close area includes its user only when the power says so (issue 16, the 4e reading).
+    return other.id != c.id or (power.kind == "close" and power.includes_user)
 
 
 def area_squares(
@@ -344,7 +346,8 @@ def apply_outcome(
         _damage(battle, c, target, power, spec, weapon, shared, outcome)
     if spec.heal is not None:
         _heal(battle, c, target, spec)
-    for eff in spec.effects:
+    blocked = bool(spec.effects or spec.forced) and _immune(battle, c, target, power)
+    for eff in () if blocked else spec.effects:
         if eff.to == "target" and target.alive:
             add_effect(battle, eff, target, c, power.name)
     if spec.grant_save:
@@ -356,8 +359,17 @@ def apply_outcome(
             if saving_throw(battle, target, active, "granted") and active.aftereffect:
                 src = battle.combatants.get(active.source) if active.source else None
                 add_effect(battle, active.aftereffect, target, src, "aftereffect")
-    if spec.forced is not None and target.alive and target.id != c.id:
+    if spec.forced is not None and target.alive and target.id != c.id and not blocked:
         forced_move(battle, c, target, spec.forced.kind, spec.forced.distance)
+
+
+def _immune(battle: Battle, c: Combatant, target: Combatant, power: Power) -> bool:
+    """Issue 16: a target immune to one of the power's keywords gets none of its effects."""
+    keyword = immune_to_effects(target.creature, power)
+    if keyword is None:
+        return False
+    battle.emit(Immune(target.id, c.id, power.id, keyword))
+    return True
 
 
 def _self_effects(battle: Battle, c: Combatant, power: Power, spec: Outcome | None) -> None:

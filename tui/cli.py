@@ -269,10 +269,13 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def cmd_check(files: list[str]) -> int:
-    from engine.content.bundled import bundled_files, check_files
+    from engine.content.bundled import bundled_files, check_files, notes_for
 
     targets = files or bundled_files()
     errors = check_files(targets)
+    if not errors:
+        for note in notes_for(targets):
+            print(clean(note))
     for err in errors:
         print(clean(str(err), newlines=True))
     if errors:

@@ -227,10 +227,14 @@ def test_cover_from_a_shooter_makes_a_square_safer(build: Any) -> None:
     from ai.scoring import Context
 
     shooter = {**FIGHTER, "id": "shooter", "name": "Shooter", "powers": ["bolt"]}
-    grid = "\n".join(["..........", "..........", "......=...", "..........", ".........."])
+    # The shooter stands out of walking reach of both squares: every creature has a basic
+    # melee attack (issue 16), and here only its bolt should count.
+    rows = ["..............."] * 5
+    rows[2] = "......=........"
+    grid = "\n".join(rows)
     enc = build(
         grid,
-        [pc("gun", (9, 2), creature="shooter"), mon("arch", (1, 2), creature="archer")],
+        [pc("gun", (14, 2), creature="shooter"), mon("arch", (1, 2), creature="archer")],
         creatures=[shooter, monster("archer", "artillery", ["bolt"])],
         powers=POWERS,
     )

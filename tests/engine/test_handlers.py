@@ -35,6 +35,7 @@ EVERY = [
     A.Delay(),
     A.Ready("jab"),
     A.Bluff("b"),
+    A.HealCheck("b"),
     A.EndTurn(),
     A.FullAttack("jab", ("b", "c")),
     A.Withdraw(((1, 1), (0, 1))),
