@@ -5,6 +5,7 @@ Pilot at 80x24 on the duel fixture with an invisible monster (the Shade) added."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from tui.screens.dialogs import Confirm, DiceEntry
 from tui.screens.encounter import EncounterScreen
 from tui.widgets.details import DetailsPanel
 from tui.widgets.grid import GridPane
-from tui.widgets.panes import InitiativePane, LogPane
+from tui.widgets.panes import InitiativePane, LogPane, StatusLine
 
 SHADE_NAME = "Vesper Shade"
 WORD = "Vesper"
@@ -94,6 +95,9 @@ async def test_item15_F_MOD_11_a_player_panes_never_name_the_unseen(tmp_path: Pa
         assert unseen.index("unseen") == named.index(other)  # aligned
         assert order.count("\n") + 1 == len(f.view.order)  # its place in the turn order is kept
         assert WORD not in screen_text(app)
+        status = f.query_one(StatusLine)
+        status.show(replace(f.view, current="shade"), "")  # the status line on its turn
+        assert WORD not in status._plain and "? unseen creature" in status._plain
         await _cursor_to(pilot, f, f.view.creatures["shade"].pos)
         assert WORD not in _details(f) and "shade" not in _details(f)  # nothing there
         await _end_turns(pilot, app, f, 1)
@@ -119,6 +123,9 @@ async def test_item15_F_MOD_11_the_gm_panes_name_the_unseen_marked(tmp_path: Pat
         assert not f.view.fog and f.view.creatures["shade"].hidden
         row = next(r for r in _initiative(f).splitlines() if WORD in r)
         assert "UNSEEN" in row and "/" in row  # named, hit points told, marked hidden
+        status = f.query_one(StatusLine)
+        status.show(replace(f.view, current="shade"), "")
+        assert WORD in status._plain
         await _cursor_to(pilot, f, f.view.creatures["shade"].pos)
         assert SHADE_NAME in _details(f) and "HIDDEN" in _details(f)
         await _end_turns(pilot, app, f, 1)
