@@ -98,7 +98,7 @@ def _dice_arg(text: str) -> list[int]:
     return faces
 
 
-class _Rulesets:
+class Rulesets:
     """`--ruleset`'s choices: the ruleset registry, read only when a choice is checked or
     listed (a bare `skirmish` starts without loading the engine)."""
 
@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--seed", type=int, default=None, help="the dice seed, to replay a fight (default: random)"
     )
-    play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
+    play.add_argument("--ruleset", choices=Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
         type=_control_arg,
@@ -187,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
+    sim.add_argument("--ruleset", choices=Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
         type=_dice_arg,

@@ -36,7 +36,8 @@ from engine.dice import DiceRequest, DiceSource, InvalidFace, SeededDice
 from engine.encounter import Encounter
 from engine.events import Logged
 from engine.history import History, control_of
-from engine.save import SUFFIX, SaveError, read_save
+from engine.save import SUFFIX, SaveError, SaveFile
+from engine.savewriter import SaveWriter
 from engine.visibility import Known, knowledge
 from tui.logtext import Names, format_log, names_of_encounter
 from tui.options import GameOptions, options_from_save
@@ -238,7 +239,24 @@ class Controller:
         """A saved fight, rebuilt where it stopped; further actions go to the same save.
         SaveError (one line) if the save can't be used. Slow for a long fight (it replays
         every record): call it off the UI thread."""
-        save = read_save(path)
+        # locked before it is read: no other Skirmish can append between the two
+        writer, save = SaveWriter.open_existing(path)
+        try:
+            ctl = cls._rebuilt(save, writer, notify, base)
+        except BaseException:
+            writer.close()
+            raise
+        ctl.resumed_from = save.path
+        return ctl
+
+    @classmethod
+    def _rebuilt(
+        cls,
+        save: SaveFile,
+        writer: SaveWriter,
+        notify: Callable[[News], None] | None,
+        base: GameOptions | None,
+    ) -> Controller:
         h = save.header
         options = options_from_save(h.encounter, h.seed, h.ruleset, save.control, h.meta, base)
         try:
@@ -253,11 +271,10 @@ class Controller:
             enc,
             deciders=ctl._decider,
             live=ctl._live,
-            saver=autosave.Autosaver.resume(save, enc),
+            saver=autosave.Autosaver.resume(save, enc, writer),
             actors=[e.actor for e in save.entries],
             redo=[(e.record, e.actor) for e in save.redo],
         )
-        ctl.resumed_from = save.path
         return ctl
 
     # --- construction -----------------------------------------------------------------
