@@ -34,7 +34,11 @@ TOKEN_MARKS: tuple[tuple[str, str], ...] = (
     ("g!", "bloodied (at or below half its hit points)"),
     ("B_", "down: dying, unconscious or stable"),
     ("s?", "hidden: your side can't see it (shown to the GM and when the AI plays all)"),
-    ("?s", "where your side last saw a creature it can't see now"),
+    (
+        "?s",
+        "where your side last saw a creature it can't see now (listed as '? unseen"
+        " creature', called 'an unseen creature' in the log)",
+    ),
 )
 HIDDEN = "?"
 """The second character of a hidden creature (GM view) and the first of a last-seen mark."""

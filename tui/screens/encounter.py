@@ -29,7 +29,6 @@ from engine.actions import (
     UsePower,
 )
 from engine.encounter import Encounter
-from engine.events import Decision, Logged, Moved
 from tui import modes
 from tui.controller import (
     Ask,
@@ -42,6 +41,7 @@ from tui.controller import (
     Update,
     Waiting,
 )
+from tui.fogview import hidden_ids, player_lines
 from tui.glyphs import describe_cell
 from tui.logtext import LogFormatter
 from tui.safetext import clean, first_line, name, plain
@@ -151,22 +151,6 @@ FIGHT_BINDINGS: list[BindingType] = [
 lists them all, the command palette offers those that need no cursor (`tui.keys`)."""
 
 
-def unseen_dropped(events: tuple[Logged, ...], view: View) -> tuple[Logged, ...]:
-    """A player's view: the moves and AI reasons of creatures their side can't see are not
-    told (the log would say where the invisible went)."""
-    if not view.fog:
-        return events
-    return tuple(
-        e
-        for e in events
-        if not (
-            isinstance(e.event, Moved | Decision)
-            and (c := view.creatures.get(e.event.id)) is not None
-            and c.hidden
-        )
-    )
-
-
 class EngineNews(Message):
     """Something the controller's worker reports (posted from the worker thread)."""
 
@@ -242,7 +226,7 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
             if news.reset:
                 log.clear()
                 self.formatter = LogFormatter(self.controller.names, explain=self.formatter.explain)
-            log.add(self.formatter.lines(unseen_dropped(news.events, news.view)))
+            log.add(player_lines(self.formatter, self.controller.names, news.events, news.view))
             if news.reset and self.controller.resumed_from is not None and not self._resumed:
                 self._resumed = True
                 log.note(
@@ -407,8 +391,7 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
 
     def _unseen(self) -> frozenset[str]:
         """In a player's view, the creatures their side can't see (never named to them)."""
-        v = self.view
-        return frozenset(c.id for c in v.creatures.values() if v.fog and c.hidden)
+        return hidden_ids(self.view)
 
     def _visible_targets(self, aim: modes.Targeting) -> modes.Targeting | str:
         """A player's view: only targets their side can see (Tab would lead the cursor to a

@@ -60,23 +60,30 @@ def hp_bar(c: CreatureView, width: int = BAR) -> Text:
     return Text("█" * full, style=style) + Text("░" * (width - full), style="bright_black")
 
 
+UNSEEN_ENTRY = "unseen creature"
+"""A player's initiative pane: the entry of a creature their side can't see (no letter, no
+name, no hit points, no state: only its place in the order)."""
+
+
 def initiative_line(c: CreatureView, current: bool, width: int, masked: bool = False) -> Text:
     """One creature: marker, token, hp number and bar in fixed columns, then the name and
     its state and condition codes (the name gives way to them), so columns line up whatever
-    conditions a creature has."""
+    conditions a creature has. `masked`: a player's view of a creature their side can't see
+    ("? unseen creature"); the GM's view names it, marked UNSEEN."""
     mark = ">" if current else " "
-    side_style = "bold bright_cyan" if c.friendly else "bold bright_red"
     line = Text(mark, style="bold reverse" if current else "")
     line.append(" ")
+    if masked:  # a player's view of a creature their side can't see: its turn, nothing else
+        line.append(f"? {' ' * (9 + BAR)}{UNSEEN_ENTRY}", style="dim")
+        line.truncate(width)
+        return line
+    side_style = "bold bright_cyan" if c.friendly else "bold bright_red"
     line.append(c.label, style=side_style)
     line.append(
         "*" if (c.pc and c.control == "ai") or (not c.pc and c.control == "player") else " "
     )
-    if masked:  # a player's view of a creature their side can't see: its hit points unknown
-        line.append("  ?/?  " + "?" * BAR)
-    else:
-        line.append(f"{shown_hp(c):>3}/{c.max_hp:<3}")
-        line.append_text(hp_bar(c))
+    line.append(f"{shown_hp(c):>3}/{c.max_hp:<3}")
+    line.append_text(hp_bar(c))
     line.append(" ")
     state = STATE_WORD.get(c.state, c.state.upper())
     temp = f"+{c.temp_hp}tmp" if c.temp_hp else ""
@@ -177,7 +184,10 @@ class StatusLine(Static):
         if view is not None and view.active is not None:
             c = view.active
             out.append(f"R{view.round} ", style="bold")
-            out.append(f"{c.label.strip()} {name(c.name, NAME_CELLS)}", style="bold")
+            if view.fog and c.hidden:  # its turn passes, unnamed
+                out.append(f"? {UNSEEN_ENTRY}", style="bold")
+            else:
+                out.append(f"{c.label.strip()} {name(c.name, NAME_CELLS)}", style="bold")
             if c.control == "player":
                 s, m, n = view.actions
                 out.append(" [")
