@@ -172,10 +172,18 @@ def pending(
     melee: bool = False,
     moved: tuple[tuple[Square, ...], tuple[Square, ...]] | None = None,
 ) -> bool:
-    """Would `fire` with these arguments ask anyone? (a move logs its path so far first)"""
+    """Might `fire` with these arguments ask anyone? (A move logs its path so far first,
+    so that the mover stands where the trigger finds it; whether the power then has a
+    legal target is `fire`'s to judge.)"""
     if on not in triggered(battle):
         return False
-    return next(_offers(battle, on, interrupt, subject, by, melee, moved), None) is not None
+    want = "immediate_interrupt" if interrupt else "immediate_reaction"
+    return any(
+        power.action == want
+        and may_react(battle, r)
+        and _matches(battle, r, power, subject, by, melee, moved)
+        for r, power in _reactors(battle, on)
+    )
 
 
 def fire(
