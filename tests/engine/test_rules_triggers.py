@@ -360,3 +360,49 @@ def test_X_PWR_1_a_triggered_power_is_not_used_on_ones_turn(build: Builder) -> N
     enc2.apply(EndTurn())
     refusal = enc2.refusal(UsePower("riposte", ("a",)))
     assert refusal is not None and "goes off by itself" in refusal.reason
+
+
+# --- skirmish check: bad uses are errors at their file and line -----------------------------
+@pytest.mark.parametrize(
+    ("extra", "field", "message"),
+    [
+        (
+            "    action: immediate_reaction\n    trigger: {on: hitt}\n",
+            "powers[1].trigger.on",
+            "did you mean 'hit'?",
+        ),
+        (
+            "    trigger: {on: hit}\n",
+            "powers[1]",
+            "`trigger` is only for immediate_interrupt or immediate_reaction powers, "
+            "not a standard action",
+        ),
+        ("    action: immediate_reaction\n", "powers[1]", "needs a `trigger`"),
+        (
+            "    action: immediate_interrupt\n    trigger: {on: damaged}\n",
+            "powers[1]",
+            "make it an immediate_reaction",
+        ),
+        (
+            "    action: immediate_reaction\n    trigger: {on: turn_start}\n",
+            "powers[1].trigger",
+            "needs `creature`",
+        ),
+    ],
+    ids=[
+        "unknown-trigger",
+        "trigger-on-a-standard-power",
+        "no-trigger",
+        "interrupt-after",
+        "whose-turn",
+    ],
+)
+def test_check_bad_triggered_powers(tmp_path: Any, extra: str, field: str, message: str) -> None:
+    from test_content_helpers import LIB, find, line_of, load_errors
+
+    lib = LIB.replace("    name: Club\n", "    name: Club\n" + extra)
+    errors = load_errors(tmp_path, lib=lib)
+    needle = "trigger:" if "turn_start" in extra or "hitt" in extra else "id: club"
+    line = line_of(lib, needle)
+    error = find(errors, tmp_path / "lib.yaml", line, field)
+    assert message in error.message
