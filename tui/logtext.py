@@ -38,6 +38,7 @@ from engine.events import (
     Save,
     StateChange,
     TempHp,
+    Triggered,
     TurnEnd,
     TurnStart,
 )
@@ -291,6 +292,14 @@ class LogFormatter:
             what = "takes" if ev.taken else "lets pass"
             return "move", (
                 f"{n.who(ev.mover)} provokes {n.who(ev.by)}, who {what} an opportunity attack"
+            )
+        if isinstance(ev, Triggered):
+            kind = "interrupt" if ev.interrupt else "reaction"
+            what = "uses" if ev.taken else "lets pass"
+            by = f" by {n.who(ev.by)}" if ev.by else ""
+            return "info", (
+                f"{n.who(ev.id)} {what} {n.power(ev.power)} (immediate {kind}: "
+                f"{ev.trigger.replace('_', ' ')}{by})"
             )
         if isinstance(ev, Damage):
             by = f" from {n.who(ev.source)}" if ev.source else ""
