@@ -56,7 +56,7 @@ def usable_refusal(
         assert power.trigger is not None
         return Impossible(
             f"{power.name} is an {power.action.replace('_', ' ')}: it goes off by itself "
-            f"({power.trigger.on.replace('_', ' ')})",
+            f"({power.trigger.when.replace('_', ' ')})",
             Refusal.WRONG_POWER,
         )
     return None

@@ -42,7 +42,7 @@ def triggered(battle: Battle) -> dict[str, list[tuple[str, Power]]]:
         for c in battle.combatants.values():
             for p in c.powers:
                 if p.action in TRIGGERED_ACTIONS and p.trigger is not None:
-                    hit.setdefault(p.trigger.on, []).append((c.id, p))
+                    hit.setdefault(p.trigger.when, []).append((c.id, p))
         battle.memo[_MEMO] = hit
     return hit
 
@@ -81,7 +81,7 @@ def _matches(
     """Does this moment set off `r`'s `power`? (who the trigger is about, and how near)"""
     trig = power.trigger
     assert trig is not None
-    on = trig.on
+    on = trig.when
     if on in ("hit", "missed", "damaged", "self_bloodied", "self_dropped"):
         if subject.id != r.id:
             return False

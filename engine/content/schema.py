@@ -278,7 +278,7 @@ class EffectSpec(Model):
 class Trigger(Model):
     """When a triggered power goes off (docs/content.md, Triggered powers)."""
 
-    on: TriggerKind
+    when: TriggerKind
     range: Annotated[int, Field(ge=1, le=20)] = 1
     """enemy_enters/enemy_leaves, ally_bloodied/ally_dropped: within this many squares
     (1: adjacent)."""
@@ -289,12 +289,12 @@ class Trigger(Model):
 
     @model_validator(mode="after")
     def _shape(self) -> Trigger:
-        turn = self.on in ("turn_start", "turn_end")
+        turn = self.when in ("turn_start", "turn_end")
         if turn and self.creature is None:
-            raise ValueError(f"trigger {self.on!r} needs `creature`: an id, `enemy` or `ally`")
+            raise ValueError(f"trigger {self.when!r} needs `creature`: an id, `enemy` or `ally`")
         if not turn and self.creature is not None:
-            raise ValueError(f"`creature` is only for turn_start/turn_end, not {self.on!r}")
-        if self.melee_only and self.on not in ("hit", "missed"):
+            raise ValueError(f"`creature` is only for turn_start/turn_end, not {self.when!r}")
+        if self.melee_only and self.when not in ("hit", "missed"):
             raise ValueError("`melee_only` is only for the hit and missed triggers")
         return self
 
@@ -391,11 +391,11 @@ def _triggered_shape(p: Power) -> None:
             raise ValueError(f"an {p.action} power needs a `trigger`")
         if p.kind == "area" or p.blast is not None:
             raise ValueError("a triggered power is melee, ranged, personal or a close burst")
-        if p.trigger.on not in INTERRUPT_TRIGGERS and p.action == "immediate_interrupt":
+        if p.trigger.when not in INTERRUPT_TRIGGERS and p.action == "immediate_interrupt":
             raise ValueError(
-                f"trigger {p.trigger.on!r} happens after the fact: make it an immediate_reaction"
+                f"trigger {p.trigger.when!r} happens after the fact: make it an immediate_reaction"
             )
-        if p.trigger.on == "self_dropped" and p.action == "immediate_reaction":
+        if p.trigger.when == "self_dropped" and p.action == "immediate_reaction":
             raise ValueError(
                 "a creature that has dropped can't react: make self_dropped an "
                 "immediate_interrupt (it goes off as the creature falls)"

@@ -42,7 +42,7 @@ def trig(pid: str, action: str, on: str, usage: str = "encounter", **over: Any) 
         "usage": usage,
         "action": action,
         "kind": "melee",
-        "trigger": {"on": on},
+        "trigger": {"when": on},
         "attack": {"bonus": 0, "vs": "ac"},
         "hit": {"damage": {"dice": "3"}},
     }
@@ -60,7 +60,7 @@ DODGE = trig(
     hit=None,
     effect={"shift": 1},
 )
-DODGE["trigger"] = {"on": "hit", "melee_only": True}
+DODGE["trigger"] = {"when": "hit", "melee_only": True}
 RIPOSTE = trig("riposte", "immediate_reaction", "hit", usage="at-will")
 BRACE = trig(
     "brace",
@@ -110,13 +110,13 @@ RALLY = trig(
     hit=None,
     effect={"heal": {"bonus": 5}},
 )
-RALLY["trigger"] = {"on": "ally_bloodied", "range": 5}
+RALLY["trigger"] = {"when": "ally_bloodied", "range": 5}
 AVENGE = trig("avenge", "immediate_reaction", "ally_dropped", kind="ranged", range=10)
-AVENGE["trigger"] = {"on": "ally_dropped", "range": 10}
+AVENGE["trigger"] = {"when": "ally_dropped", "range": 10}
 VIGIL = trig("vigil", "immediate_reaction", "turn_start", "at-will", kind="ranged", range=10)
-VIGIL["trigger"] = {"on": "turn_start", "creature": "a"}
+VIGIL["trigger"] = {"when": "turn_start", "creature": "a"}
 CURSE = trig("curse", "immediate_interrupt", "turn_end", kind="ranged", range=10)
-CURSE["trigger"] = {"on": "turn_end", "creature": "enemy"}
+CURSE["trigger"] = {"when": "turn_end", "creature": "enemy"}
 ALL = [JAB, SHOT, DODGE, RIPOSTE, BRACE, PARTING, SPITE, FURY, LAST, RALLY, AVENGE, VIGIL, CURSE]
 
 
@@ -367,24 +367,24 @@ def test_X_PWR_1_a_triggered_power_is_not_used_on_ones_turn(build: Builder) -> N
     ("extra", "field", "message"),
     [
         (
-            "    action: immediate_reaction\n    trigger: {on: hitt}\n",
-            "powers[1].trigger.on",
+            "    action: immediate_reaction\n    trigger: {when: hitt}\n",
+            "powers[1].trigger.when",
             "did you mean 'hit'?",
         ),
         (
-            "    trigger: {on: hit}\n",
+            "    trigger: {when: hit}\n",
             "powers[1]",
             "`trigger` is only for immediate_interrupt or immediate_reaction powers, "
             "not a standard action",
         ),
         ("    action: immediate_reaction\n", "powers[1]", "needs a `trigger`"),
         (
-            "    action: immediate_interrupt\n    trigger: {on: damaged}\n",
+            "    action: immediate_interrupt\n    trigger: {when: damaged}\n",
             "powers[1]",
             "make it an immediate_reaction",
         ),
         (
-            "    action: immediate_reaction\n    trigger: {on: turn_start}\n",
+            "    action: immediate_reaction\n    trigger: {when: turn_start}\n",
             "powers[1].trigger",
             "needs `creature`",
         ),
