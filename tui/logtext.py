@@ -295,7 +295,7 @@ class LogFormatter:
             )
         if isinstance(ev, Triggered):
             kind = "interrupt" if ev.interrupt else "reaction"
-            what = "uses" if ev.taken else "lets pass"
+            what = "uses" if ev.taken else "does not use"
             by = f" by {n.who(ev.by)}" if ev.by else ""
             return "info", (
                 f"{n.who(ev.id)} {what} {n.power(ev.power)} (immediate {kind}: "
