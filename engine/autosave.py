@@ -75,7 +75,7 @@ class SaveInfo:
 
     path: Path
     encounter: str
-    """The encounter's name (from its content)."""
+    """The encounter's name as `skirmish play` takes it back (a bundled name or a file)."""
     round: int
     updated: datetime
     finished: bool
@@ -87,7 +87,7 @@ class SaveInfo:
 def info(save: SaveFile) -> SaveInfo:
     return SaveInfo(
         save.path,
-        save.header.name,
+        save.header.encounter,
         save.round,
         datetime.fromtimestamp(save.updated),
         save.finished is not None,

@@ -79,8 +79,7 @@ class Encounter:
         combatants = []
         for cd in spec.combatants:
             cr = loaded.creatures[cd.creature]
-            side_ctl = spec.sides[cd.side].control if cd.side in spec.sides else "ai"
-            ctl = control.get(cd.id) or control.get(cd.side) or cd.control or side_ctl
+            ctl = control.get(cd.id) or control.get(cd.side) or loaded.control(cd)
             powers = tuple(loaded.powers[p] for p in cr.powers)
             pc = cr.kind == "pc"
             combatants.append(

@@ -49,7 +49,7 @@ def test_list_shows_the_bundled_encounters(capsys: pytest.CaptureFixture[str]) -
 
 def test_check_passes_every_bundled_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0
-    assert capsys.readouterr().out.strip().endswith("file(s) OK")
+    assert capsys.readouterr().out.strip().endswith("files OK")
 
 
 def test_check_reports_file_line_and_field(

@@ -71,9 +71,9 @@ def test_resume_lists_unfinished_fights(capsys, data_dir: Path) -> None:  # type
     assert "Unfinished fights" in out
     rows = [x for x in out.splitlines() if x.strip().startswith("1.")]
     assert len(rows) == 1 and str(going) in rows[0]
-    assert LOADED.spec.name in rows[0] and "round " in rows[0] and "today" in rows[0]
+    assert " default " in rows[0] and "round " in rows[0] and "today" in rows[0]  # item 7
     assert " 2." not in out
-    assert "1 save(s) could not be read" in out and "broken.save.jsonl" in out
+    assert "1 save could not be read" in out and "broken.save.jsonl" in out
 
 
 def test_resume_opens_by_number_latest_or_file(launched, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -1,7 +1,8 @@
 """The Skirmish app: a thin shell that picks the first screen and opens fights.
 
-Screens do the work (`tui.screens`); the app holds the options a fight starts with, the
-command palette's list of actions, and the styles (`skirmish.tcss`).
+Screens do the work (`tui.screens`); the app holds the options a fight starts with and the
+styles (`skirmish.tcss`); the command palette offers the fight screen's own bindings
+(`tui.keys`), so the footer, the help and the palette list the same keys.
 
 Start-up is lazy: this module imports Textual and nothing of the engine, so that the start
 screen draws first. A fight is opened in a worker thread (loading the content, importing the
@@ -29,34 +30,6 @@ if TYPE_CHECKING:
     from tui.replay import Timeline
 
 T = TypeVar("T")
-
-PALETTE: tuple[tuple[str, str, str], ...] = (
-    ("Move (walk)", "Pick a square with the cursor, Enter walks there", "move('walk')"),
-    ("Run", "Move speed + 2; -5 to attacks until your next turn", "move('run')"),
-    ("Shift", "Move one square without provoking", "move('shift')"),
-    ("Use a power", "List the powers with their action, range and usage", "powers"),
-    ("Basic attack", "Aim the basic attack at the nearest legal target", "basic"),
-    ("End turn", "End the current creature's turn", "end_turn"),
-    ("Undo", "Take back your last action (and the AI turns after it)", "undo"),
-    ("Redo", "Put back what undo took back, with the same dice", "redo"),
-    ("Export the log", "Write the combat log as JSON Lines and as text", "export"),
-    ("Second wind", "Spend a healing surge, +2 to defenses", "second_wind"),
-    ("Stand up", "Get up from prone", "stand_up"),
-    ("Action point", "Spend an action point for one more action", "action_point"),
-    ("Delay", "Delay the turn until after another creature's", "delay"),
-    ("Full attack", "every iterative attack on one target (full round)", "full_attack"),
-    ("Withdraw", "double move, first square provokes nothing", "withdraw"),
-    ("Show threats", "Mark the squares enemies threaten", "threats"),
-    (
-        "Take over creature",
-        "Toggle player/AI control of the creature under the cursor",
-        "take_over",
-    ),
-    ("AI explanations", "Show or hide the AI's reasons in the log", "verbose"),
-    ("GM step mode", "Each AI action waits for Space", "step_mode"),
-    ("Help", "Keys, conditions and the map legend", "help"),
-    ("Quit fight", "Leave the fight (asks first)", "quit_fight"),
-)
 
 
 class SkirmishApp(App[int]):
@@ -199,9 +172,10 @@ class SkirmishApp(App[int]):
 
         if isinstance(screen, EncounterScreen):
             from engine.rulesets import offered_in
+            from tui.keys import palette_rows
             from tui.screens.full_round import RULES, allowed
 
-            for title, help_text, action in PALETTE:
+            for title, help_text, action in palette_rows(screen.BINDINGS):
                 if not allowed(screen.controller, action):
                     continue  # a full-round action the fight's ruleset doesn't have
                 if action in RULES:  # which rulesets have it: "d20srd: ..."

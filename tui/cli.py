@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui import cli_import, cli_saves
 from tui.safetext import cells, clean, pad
+from tui.words import plural
 
 if TYPE_CHECKING:
     from engine.content.errors import ContentErrors
@@ -38,7 +40,21 @@ EXAMPLES = """examples:
   skirmish import hero.dnd4e ogre.html -o maps/mine
                                             your characters and monsters as content
   skirmish list                             bundled encounters
+  skirmish list --creatures default         its creatures: the ids --control takes, sides
 """
+
+SIDES_HELP = (
+    "a side's name in the encounter, e.g. party or monsters (`skirmish list --creatures NAME`)"
+)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skirmish")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
 
 
 def _import_content_errors() -> None:
@@ -107,11 +123,20 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"skirmish {_version()}")
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play an encounter in the app")
-    play.add_argument("encounter", nargs="?", default="default", help="bundled name or a file")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument(
+        "encounter",
+        nargs="?",
+        default="default",
+        metavar="NAME|FILE",
+        help="a bundled encounter's name (`skirmish list`) or a YAML file (default: default)",
+    )
+    play.add_argument(
+        "--seed", type=int, default=None, help="the dice seed, to replay a fight (default: random)"
+    )
     play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
@@ -119,14 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="ID=player|ai",
-        help="a side or a creature's id (repeatable)",
+        help="who plays a side or a creature (its id, any case; repeatable; "
+        "`skirmish list --creatures NAME` shows ids and sides). Allied creatures that "
+        "are not player characters are played by the AI unless given here",
     )
     play.add_argument(
         "--manual-dice",
         action="append",
         default=[],
         metavar="SIDE",
-        help="this side's dice are typed in by hand (repeatable)",
+        help=f"this side rolls real dice and types them in (repeatable); SIDE is {SIDES_HELP}",
     )
     play.add_argument(
         "--pace",
@@ -138,12 +165,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--step", action="store_true", help="GM mode: each AI action waits for Space")
 
     sim = sub.add_parser("sim", help="play fights headless, AI on every side")
-    sim.add_argument("encounter", help="bundled name (default, mirror, ...) or a file")
-    sim.add_argument("--runs", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument(
+        "encounter", metavar="NAME|FILE", help="bundled name (default, mirror, ...) or a file"
+    )
+    sim.add_argument("--runs", type=int, default=100, help="how many fights (default: 100)")
+    sim.add_argument(
+        "--seed", type=int, default=1, help="the first fight's seed; run i uses SEED+i (default 1)"
+    )
     sim.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
     sim.add_argument(
-        "--policy", type=_policy_arg, action="append", default=[], metavar="SIDE=tactical|naive"
+        "--policy",
+        type=_policy_arg,
+        action="append",
+        default=[],
+        metavar="SIDE=tactical|naive",
+        help="the AI that plays a side (default: tactical; repeatable)",
     )
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
@@ -156,13 +192,30 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="20,3,...",
         help="dice faces to use first (only with --runs 1)",
     )
-    sim.add_argument("--log-dir", type=Path, default=None)
+    sim.add_argument(
+        "--log-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write each fight's combat log as JSON Lines here",
+    )
     sim.add_argument("--json", action="store_true", help="machine-readable summary")
 
     check = sub.add_parser("check", help="validate content files (all bundled if none given)")
-    check.add_argument("files", nargs="*")
+    check.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="content files (encounters or libraries); none: every bundled file",
+    )
 
-    sub.add_parser("list", help="list the bundled encounters")
+    lst = sub.add_parser("list", help="list the bundled encounters")
+    lst.add_argument(
+        "--creatures",
+        metavar="NAME|FILE",
+        default=None,
+        help="list this encounter's creatures instead: id, name, side, who plays it",
+    )
     cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
     return p
@@ -171,13 +224,24 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        return _main(args)
+    except BrokenPipeError:
+        # The reader went away (`skirmish list | head -1`): end quietly, as `cat` would. Point
+        # stdout at /dev/null so that the interpreter's last flush can't fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(args: argparse.Namespace) -> int:
+    try:
         if args.command == "sim":
             _import_content_errors()
             return cmd_sim(args)
         if args.command == "check":
             return cmd_check(args.files)
         if args.command == "list":
-            return cmd_list()
+            return cmd_list(args.creatures)
         if args.command == "import":
             return cli_import.cmd_import(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export
@@ -202,20 +266,48 @@ def cmd_check(files: list[str]) -> int:
     for err in errors:
         print(clean(str(err), newlines=True))
     if errors:
-        print(f"{len(errors)} error(s) in {len({e.file for e in errors})} file(s)", file=sys.stderr)
+        bad = len({e.file for e in errors})
+        print(f"{plural(len(errors), 'error')} in {plural(bad, 'file')}", file=sys.stderr)
         return 1
-    print(f"{len(targets)} file(s) OK")
+    print(f"{plural(len(targets), 'file')} OK")
     return 0
 
 
-def cmd_list() -> int:
+def cmd_list(creatures: str | None = None) -> int:
     from engine.content.bundled import bundled_encounters
 
+    if creatures is not None:
+        return cmd_creatures(creatures)
     rows = bundled_encounters()
     width = max((cells(clean(r.name)) for r in rows), default=4)
     for r in rows:
         size = f"{r.width}x{r.height}"
         print(f"{pad(r.name, width)}  {size:>7}  {pad(r.ruleset, 6)}  {clean(r.description)}")
+    return 0
+
+
+def cmd_creatures(source: str) -> int:
+    """`skirmish list --creatures NAME`: the ids `--control` takes, with name, side and who
+    plays each by default."""
+    from engine.content.loader import load_encounter
+
+    try:
+        loaded = load_encounter(source)
+    except ValueError as exc:
+        if _content_errors(exc):
+            raise
+        print(f"skirmish list: {exc}", file=sys.stderr)
+        return 2
+    rows = [
+        (cd.id, cd.name or loaded.creatures[cd.creature].name, cd.side, loaded.control(cd))
+        for cd in loaded.spec.combatants
+    ]
+    w_id = max(len("id"), *(len(r[0]) for r in rows))
+    w_name = max(len("name"), *(len(r[1]) for r in rows))
+    w_side = max(len("side"), *(len(r[2]) for r in rows))
+    print(f"{'id':<{w_id}}  {'name':<{w_name}}  {'side':<{w_side}}  played by")
+    for cid, name, side, ctl in rows:
+        print(f"{cid:<{w_id}}  {name:<{w_name}}  {side:<{w_side}}  {ctl}")
     return 0
 
 
@@ -308,11 +400,17 @@ def _progress(total: int):  # type: ignore[no-untyped-def]
 def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:
     """The human summary: wins per side with a 95% interval, rounds, AI decision times, and
     per creature the damage dealt and taken and how often it dropped."""
-    lines = [f"{name}: {s['runs']} fights in {s['elapsed_s']:.1f} s"]
+    lines = [f"{name}: {plural(s['runs'], 'fight')} in {s['elapsed_s']:.1f} s"]
     for side in [*sides, "draw"]:
         lo, hi = s["win_ci95"][side]
+        n = s["wins"][side]
+        label, count = (
+            ("draws", f"{n:>5}     ")
+            if side == "draw"
+            else (side, f"{n:>5} {'win ' if n == 1 else 'wins'}")
+        )
         lines.append(
-            f"  {side:<10} {s['wins'][side]:>5} wins  {100 * s['win_rate'][side]:5.1f}%"
+            f"  {label:<10} {count}  {100 * s['win_rate'][side]:5.1f}%"
             f"  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
         )
     by_policy = s.get("wins_by_policy")
@@ -334,7 +432,7 @@ def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:
             f"{100 * row['drop_rate']:7.0f}%"
         )
     if s["illegal_actions"]:
-        lines.append(f"  WARNING: {s['illegal_actions']} illegal action(s) refused")
+        lines.append(f"  WARNING: {plural(s['illegal_actions'], 'illegal action')} refused")
     return "\n".join(lines)
 
 

@@ -24,7 +24,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "blocks pasted as text, and write one content library per file (see docs/import.md)."
         ),
     )
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="Character Builder saves (.dnd4e), Compendium pages (.html) or stat blocks (.txt)",
+    )
     p.add_argument(
         "-o", "--output", type=Path, default=Path("."), metavar="DIR",
         help="folder for the written libraries (default: the current folder)",

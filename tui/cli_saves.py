@@ -65,8 +65,13 @@ def add_parsers(subparsers: Any) -> None:
     export = subparsers.add_parser(
         "export", help="write a saved fight's combat log as JSON Lines or text"
     )
-    export.add_argument("save", metavar="SAVE")
-    export.add_argument("--format", choices=["jsonl", "text"], default="jsonl")
+    export.add_argument("save", metavar="SAVE", help="a save file (`skirmish resume` lists them)")
+    export.add_argument(
+        "--format",
+        choices=["jsonl", "text"],
+        default="jsonl",
+        help="JSON Lines (the combat log contract) or the log as the app shows it",
+    )
     export.add_argument(
         "-o", "--output", metavar="FILE", default=None, help="write here instead of standard output"
     )
@@ -124,7 +129,7 @@ def format_listing(saves: Sequence[SaveInfo], broken: Sequence[SaveInfo] = ()) -
             )
         lines.append("Open one with `skirmish resume N` (or a FILE, or --latest).")
     if broken:
-        lines.append(f"{len(broken)} save(s) could not be read:")
+        lines.append(f"{len(broken)} {'save' if len(broken) == 1 else 'saves'} could not be read:")
         lines.extend(f"  {visible(b.error or '')}" for b in broken)
     return clean("\n".join(lines), newlines=True)  # names and file names are data
 
@@ -166,6 +171,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if target is None and not args.latest:
             print(format_listing(saves, [s for s in everything if s.error is not None]))
             return 0
+        if not saves:
+            return _fail(
+                "resume", "there is no unfinished fight to resume (`skirmish play` starts one)"
+            )
         index = 1 if target is None else int(target)
         if not 1 <= index <= len(saves):
             return _fail(

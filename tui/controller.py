@@ -36,9 +36,10 @@ from engine.encounter import Encounter
 from engine.events import Logged
 from engine.history import History
 from engine.save import SUFFIX, SaveError, read_save
+from engine.visibility import Known, knowledge
 from tui.logtext import Names, format_log, names_of_encounter
 from tui.options import GameOptions, options_from_save
-from tui.view import View, take
+from tui.view import View, friends_of, take
 
 if TYPE_CHECKING:
     from ai.policy import Policy
@@ -194,6 +195,7 @@ class Controller:
         }
         self.names: Names = names_of_encounter(self.enc)
         self._sent = 0
+        self._known: dict[str, Known] = {}
         self.paused: str | None = None
         """Why the fight is paused (its save can't be written), while it is."""
 
@@ -273,7 +275,26 @@ class Controller:
 
     def snapshot(self) -> View:
         with self.lock:
-            return take(self.enc, self.control)
+            return self._take()
+
+    def view_sides(self) -> set[str] | None:
+        """Whose eyes the screen shows (issue 12 item 15): the sides of the creatures a person
+        plays. None: everything, hidden creatures marked, for the GM (dice typed at the table,
+        GM step mode) and for someone watching the AI play every creature."""
+        if self.options.manual_dice or self.step_mode:
+            return None
+        sides = {self._side[c] for c, ctl in self.control.items() if ctl == "player"}
+        return sides or None
+
+    def _take(self) -> View:
+        """A view of the fight now, and what the viewing side knows (kept from view to view,
+        for the squares where it last saw what it can't see now). Under the lock."""
+        b = self.enc.battle
+        sides = self.view_sides()
+        eyes = sides if sides is not None else friends_of(self.enc)
+        viewers = [c.id for c in b.combatants.values() if c.side in eyes]
+        self._known = knowledge(b, viewers, self._known)
+        return take(self.enc, self.control, self._known, fog=sides is not None)
 
     # --- answering the engine -------------------------------------------------------------
     def _policy(self, side: str) -> Policy:
@@ -311,7 +332,7 @@ class Controller:
         self._publish()
         while not self._answers.empty():
             self._answers.get_nowait()
-        self.notify(Ask(question, take(self.enc, self.control)))
+        self.notify(Ask(question, self._take()))
         while True:
             if self.closed.is_set():
                 raise Abandoned
@@ -480,7 +501,7 @@ class Controller:
         log = self.enc.log
         events = tuple(log[self._sent :])
         self._sent = len(log)
-        self.notify(Update(take(self.enc, self.control), events, reset, self.saved))
+        self.notify(Update(self._take(), events, reset, self.saved))
 
     # --- queries for the screen (UI thread, only while idle) ------------------------------
     def try_lock(self) -> bool:

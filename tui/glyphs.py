@@ -19,21 +19,34 @@ Mark = Literal["reach", "path", "provoke", "threat", "area", "target", "origin"]
 MARKS: dict[Mark, tuple[str, str, str]] = {
     # mark: (character, style, meaning)
     "reach": ("·", "reach", "reachable with this move"),
-    "path": ("*", "path", "the path to the cursor"),
+    "path": (">", "path", "the path to the cursor"),
     "provoke": ("!", "provoke", "leaving this square provokes an opportunity attack"),
-    "threat": ("x", "threat", "an enemy threatens this square (t toggles)"),
+    "threat": ("¤", "threat", "an enemy threatens this square (t toggles)"),
     "area": ("*", "area", "inside the burst or blast"),
     "target": ("+", "target", "a legal target (Tab cycles)"),
-    "origin": ("o", "origin", "a legal origin square for the area"),
+    "origin": ("°", "origin", "a legal origin square for the area"),
 }
 
 TOKEN_MARKS: tuple[tuple[str, str], ...] = (
-    ("B ", "a player character (capital letter)"),
-    ("g ", "a monster (small letter)"),
+    ("B ", "your side: a player character or an ally (capital letter)"),
+    ("g ", "the other side: a monster or an enemy (small letter)"),
     ("g2", "the second creature drawn with the same letter"),
     ("g!", "bloodied (at or below half its hit points)"),
     ("B_", "down: dying, unconscious or stable"),
+    ("s?", "hidden: your side can't see it (shown to the GM and when the AI plays all)"),
+    ("?s", "where your side last saw a creature it can't see now"),
 )
+HIDDEN = "?"
+"""The second character of a hidden creature (GM view) and the first of a last-seen mark."""
+
+
+def friendly_sides(creatures: list[tuple[str, bool]]) -> set[str]:
+    """(side, is_pc) of every creature -> the sides drawn as "yours" (capital letters): the
+    sides with a player character, or the first side when none has one (AI against AI)."""
+    sides = {side for side, pc in creatures if pc}
+    if not sides and creatures:
+        sides = {creatures[0][0]}
+    return sides
 
 
 def terrain_glyph(cell: Cell) -> tuple[str, str]:
@@ -103,14 +116,15 @@ def _letter(ch: str, pc: bool) -> str:
 
 
 def token_letters(creatures: list[tuple[str, str, bool]]) -> dict[str, tuple[str, str]]:
-    """(id, glyph or name, is_pc) in encounter order -> id: (letter, number or "").
+    """(id, glyph or name, friendly) in encounter order -> id: (letter, number or "").
 
-    PCs get capitals and monsters small letters; creatures sharing a letter are numbered.
+    Your side (player characters and their allies, `friendly_sides`) gets capitals, the other
+    side small letters, so friend and foe differ without colour; creatures sharing a letter
+    are numbered.
     """
     letters: dict[str, str] = {}
-    for cid, glyph, pc in creatures:
-        ch = _letter((glyph or "?")[0], pc)
-        letters[cid] = ch
+    for cid, glyph, friendly in creatures:
+        letters[cid] = _letter((glyph or "?")[0], friendly)
     counts: dict[str, int] = {}
     for ch in letters.values():
         counts[ch] = counts.get(ch, 0) + 1

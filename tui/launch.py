@@ -14,6 +14,7 @@ import argparse
 import os
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,28 +33,57 @@ def _fresh_seed() -> int:
 def options_from(args: argparse.Namespace) -> GameOptions:
     seed = getattr(args, "seed", None)
     pace = getattr(args, "pace", None)
+    control, _ = control_pairs(list(getattr(args, "control", None) or []))
     return GameOptions(
         source=getattr(args, "encounter", None) or "default",
         seed=seed if seed is not None else _fresh_seed(),
         ruleset=getattr(args, "ruleset", None),
-        control=dict(getattr(args, "control", None) or []),
+        control=control,
         manual_dice=tuple(getattr(args, "manual_dice", None) or ()),
         pace=float(pace) if pace is not None else DEFAULT_PACE,
         step=bool(getattr(args, "step", False)),
     )
 
 
+def control_pairs(pairs: list[tuple[str, str]]) -> tuple[dict[str, str], str | None]:
+    """`--control` options as a dict, or why they contradict each other (the same side or
+    creature given to the player and to the AI: which one was meant can't be guessed)."""
+    out: dict[str, str] = {}
+    for who, ctl in pairs:
+        key = who.casefold()
+        before = next((k for k in out if k.casefold() == key), None)
+        if before is not None and out[before] != ctl:
+            return out, f"--control {who}: given both {before}={out[before]} and {who}={ctl}"
+        out[before or who] = ctl
+    return out, None
+
+
+def resolve_options(
+    options: GameOptions, sides: list[str], ids: list[str]
+) -> tuple[GameOptions, str | None]:
+    """The options with every side and creature named as the encounter spells it (ids and
+    sides are matched case-insensitively), or why they don't fit the encounter."""
+    known = {name.casefold(): name for name in [*sides, *ids]}
+    listing = f"sides: {', '.join(sides)}; creatures: {', '.join(ids)}"
+    control: dict[str, str] = {}
+    for who, ctl in options.control.items():
+        name = known.get(who.casefold())
+        if name is None:
+            return options, f"--control {who}: no side or creature {who!r} ({listing})"
+        control[name] = ctl
+    by_side = {s.casefold(): s for s in sides}
+    manual: list[str] = []
+    for side in options.manual_dice:
+        name = by_side.get(side.casefold())
+        if name is None:
+            return options, f"--manual-dice {side}: no side {side!r} (sides: {', '.join(sides)})"
+        manual.append(name)
+    return replace(options, control=control, manual_dice=tuple(manual)), None
+
+
 def check_options(options: GameOptions, sides: set[str], ids: set[str]) -> str | None:
     """Why these options don't fit the encounter, or None."""
-    for who in options.control:
-        if who not in sides and who not in ids:
-            return (
-                f"--control {who}: no side or creature {who!r} (sides: {', '.join(sorted(sides))})"
-            )
-    for side in options.manual_dice:
-        if side not in sides:
-            return f"--manual-dice {side}: no side {side!r} (sides: {', '.join(sorted(sides))})"
-    return None
+    return resolve_options(options, sorted(sides), sorted(ids))[1]
 
 
 def _run(app: SkirmishApp) -> int:
@@ -70,15 +100,19 @@ def _run(app: SkirmishApp) -> int:
 
 
 def launch(args: argparse.Namespace) -> int:
+    _, problem = control_pairs(list(getattr(args, "control", None) or []))
+    if problem:
+        print(f"skirmish play: {problem}", file=sys.stderr)
+        return 2
     options = options_from(args)
     loaded = None
     if getattr(args, "command", None) == "play":
         from engine.content.loader import load_encounter
 
         loaded = load_encounter(options.source, options.ruleset)
-        sides = {c.side for c in loaded.spec.combatants}
-        ids = {c.id for c in loaded.spec.combatants}
-        problem = check_options(options, sides, ids)
+        sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
+        ids = [c.id for c in loaded.spec.combatants]
+        options, problem = resolve_options(options, sides, ids)
         if problem:
             print(clean(f"skirmish play: {problem}"), file=sys.stderr)
             return 2

@@ -43,6 +43,7 @@ from engine.events import (
     TurnStart,
 )
 from tui.safetext import clean
+from tui.words import plural
 
 LineKind = Literal[
     "info",
@@ -346,8 +347,9 @@ class LogFormatter:
         if isinstance(ev, Note):
             return "info", ev.text
         if isinstance(ev, EncounterEnd):
-            who = f"{ev.winner} win" if ev.winner else "nobody wins"
-            return "end", f"The fight is over after {ev.rounds} round(s): {who} ({ev.reason})"
+            who = f"{ev.winner} won" if ev.winner else "nobody won"
+            rounds = plural(ev.rounds, "round")
+            return "end", f"The fight is over after {rounds}: {who} ({ev.reason})"
         return None
 
     def _parts(self, ev: EffectStart) -> str:

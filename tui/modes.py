@@ -165,7 +165,7 @@ def full_attack_overlay(enc: Encounter, m: FullAttacking) -> tuple[Overlay, str]
     pvs = full_attack_previews(enc, m.power.id, m.target)
     odds = "/".join(f"{pv.hit:.0%}" for pv in pvs)
     name = enc.battle[m.target].name
-    hint = f"Full attack -> {name}: {odds} to hit ({len(m.targets)} targets, Tab). Enter"
+    hint = f"{odds} to hit: full attack -> {name} (Tab: {len(m.targets)} targets, Enter)"
     return overlay, hint
 
 
@@ -243,9 +243,14 @@ def area_of(
     return squares, who, origin
 
 
-def place_overlay(enc: Encounter, p: Placing, cursor: Square) -> tuple[Overlay, str]:
+def place_overlay(
+    enc: Encounter, p: Placing, cursor: Square, unseen: frozenset[str] = frozenset()
+) -> tuple[Overlay, str]:
+    """`unseen`: creatures the player's side can't see, left out of the names (the area
+    still hits them: F-MOD-12)."""
     marks: dict[Square, Mark] = {sq: "origin" for sq in p.origins}
     squares, who, origin = area_of(enc, p, cursor)
+    who = [t for t in who if t not in unseen]
     if p.origins and origin is None:
         return Overlay(marks), f"{p.power.name}: move the cursor onto a marked origin (Tab)"
     for sq in squares:
@@ -263,8 +268,8 @@ def target_overlay(enc: Encounter, t: Targeting) -> tuple[Overlay, str]:
     chosen = b[t.target]
     sel = frozenset(b.squares(chosen))
     pv = enc.preview(t.power.id, chosen.id)
-    odds = f": {pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg" if pv else ""
-    hint = f"{t.power.name} -> {chosen.name}{odds} ({len(t.targets)} targets, Tab). Enter"
+    odds = f"{pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg: " if pv else ""
+    hint = f"{odds}{t.power.name} -> {chosen.name} (Tab: {len(t.targets)} targets, Enter)"
     return Overlay(marks, sel), hint
 
 
@@ -328,9 +333,10 @@ def start_power_by_id(enc: Encounter, power_id: str) -> Mode | str:
 
 
 def mode_overlay(
-    enc: Encounter, mode: Mode, cursor: Square, hint: str
+    enc: Encounter, mode: Mode, cursor: Square, hint: str, unseen: frozenset[str] = frozenset()
 ) -> tuple[Overlay, str, Text | None]:
-    """What to draw for `mode`: the grid overlay, the status hint, the preview (or None)."""
+    """What to draw for `mode`: the grid overlay, the status hint, the preview (or None).
+    `unseen`: creatures a player's view must not name (`View.fog`)."""
     if isinstance(mode, Moving):
         overlay, hint = move_overlay(enc, mode, cursor)
         return overlay, hint, None
@@ -341,7 +347,8 @@ def mode_overlay(
         overlay, hint = target_overlay(enc, mode)
         return overlay, hint, preview_text(enc, mode.power, [mode.target])
     if isinstance(mode, Placing):
-        overlay, hint = place_overlay(enc, mode, cursor)
+        overlay, hint = place_overlay(enc, mode, cursor, unseen)
         _, who, origin = area_of(enc, mode, cursor)
-        return overlay, hint, preview_text(enc, mode.power, who, origin)
+        seen = [t for t in who if t not in unseen]
+        return overlay, hint, preview_text(enc, mode.power, seen, origin)
     return Overlay(), hint, None

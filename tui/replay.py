@@ -28,7 +28,7 @@ from engine.history import control_of
 from engine.logfile import check_start, first_event, read_log_lines
 from engine.save import SaveError, read_save, replay_failure
 from engine.savecheck import loads
-from tui.glyphs import token_letters
+from tui.glyphs import friendly_sides, token_letters
 from tui.logtext import Names, names_of_encounter
 from tui.view import CreatureView, EffectView, View, take
 
@@ -110,14 +110,16 @@ def save_timeline(enc: Encounter, source: Path) -> Timeline:
     for rec in enc.records:
         b.scripted_answers = list(rec.answers)
         actor = b.current
+        taken_in = b.round  # an end of turn that starts round 4 was taken in round 3
         if rec.action is None:
             probe.start()
+            taken_in = b.round
         else:
             probe.apply(rec.action, rec.decision)
-        stops.append(Stop(describe(rec.action, actor, names), b.round, len(b.log)))
+        stops.append(Stop(describe(rec.action, actor, names), taken_in, len(b.log)))
         views.append(take(probe, control))
     return Timeline(
-        enc.loaded.spec.name, source, enc.loaded.bmap, names, list(b.log), stops, views.__getitem__
+        enc.loaded.source, source, enc.loaded.bmap, names, list(b.log), stops, views.__getitem__
     )
 
 
@@ -202,8 +204,15 @@ class LogFollower:
             c["id"]: _Creature(c, (int(c["pos"][0]), int(c["pos"][1])), int(c["hp"]))
             for c in start.combatants
         }
+        friends = friendly_sides(
+            [(str(c.get("side", "")), bool(c.get("pc"))) for c in start.combatants]
+        )
+        self.friends = friends
         self.letters = token_letters(
-            [(c["id"], c.get("name", c["id"]), bool(c.get("pc"))) for c in start.combatants]
+            [
+                (c["id"], c.get("name", c["id"]), str(c.get("side", "")) in friends)
+                for c in start.combatants
+            ]
         )
         self.effects: dict[str, E.EffectStart] = {}
         self.round = 0
@@ -277,6 +286,7 @@ class LogFollower:
                 role=str(info.get("role") or ("hero" if info.get("pc") else "monster")),
                 level=int(info.get("level", 1)),
                 death_failures=0,
+                friendly=str(info.get("side", "")) in self.friends,
             )
         end = self.end
         return View(
@@ -361,7 +371,8 @@ def log_timeline(path: Path) -> Timeline:
         for item in chunk:
             follower.feed(item)
         label = "the fight starts" if k == 0 else _log_label(chunk, names, fmt)
-        stops.append(Stop(label, follower.round, cuts[k + 1]))
+        taken_in = follower.round if k == 0 else chunk[0].round  # the round it happened in
+        stops.append(Stop(label, taken_in, cuts[k + 1]))
         views.append(follower.view())
-    title = str(start.map.get("name") or start.encounter)
+    title = str(start.encounter or start.map.get("name"))
     return Timeline(title, path, bmap, names, items, stops, views.__getitem__, exact=False)

@@ -15,7 +15,8 @@ from engine.content.schema import Power
 from engine.encounter import Encounter
 from engine.powers import power_range
 from engine.state import ActiveEffect, Combatant
-from tui.glyphs import token_letters
+from engine.visibility import Known
+from tui.glyphs import HIDDEN, friendly_sides, token_letters
 from tui.logtext import DEFENSE, DURATION
 
 Square = tuple[int, int]
@@ -75,6 +76,16 @@ class CreatureView:
     damage_dealt: int = 0
     damage_taken: int = 0
     drops: int = 0
+    friendly: bool = False
+    """On your side (capital letter): the player characters' side and their allies."""
+    sight: str = "seen"
+    """What your side knows of it (`engine.visibility`): own, seen or hidden."""
+    last_seen: Square | None = None
+    """Hidden: where your side last saw it (None: never)."""
+
+    @property
+    def hidden(self) -> bool:
+        return self.sight == "hidden"
 
     @property
     def alive(self) -> bool:
@@ -93,6 +104,8 @@ class CreatureView:
         """Two characters for the grid: the letter, then down/bloodied/number/space."""
         if self.down:
             return self.letter + "_"
+        if self.hidden:
+            return self.letter + HIDDEN
         if self.bloodied:
             return self.letter + "!"
         return self.letter + (self.number or " ")
@@ -123,10 +136,17 @@ class View:
     actions: tuple[bool, bool, bool] = (False, False, False)
     """Standard, move and minor action still available to the current creature."""
     moved: bool = False
+    fog: bool = False
+    """A player's view: hidden creatures are not shown where they are (only where last seen).
+    False: the GM's (or an all-AI watcher's) view, which shows them, marked hidden."""
+
+    def shown(self, c: CreatureView) -> bool:
+        """Is `c` drawn where it stands in this view?"""
+        return c.alive and not (self.fog and c.hidden)
 
     def at(self, sq: Square) -> CreatureView | None:
         for c in self.creatures.values():
-            if c.alive and sq in c.squares():
+            if self.shown(c) and sq in c.squares():
                 return c
         return None
 
@@ -177,15 +197,39 @@ def _effect_view(enc: Encounter, e: ActiveEffect) -> EffectView:
     return EffectView(e.name, ", ".join(bits), dur)
 
 
-def take(enc: Encounter, control: dict[str, str]) -> View:
-    """Build a view; the caller holds the engine lock."""
+def friends_of(enc: Encounter) -> set[str]:
+    """The sides drawn as yours (capital letters), fixed for the fight (`friendly_sides`)."""
+    return friendly_sides([(c.side, c.pc) for c in enc.battle.combatants.values()])
+
+
+def _actions_left(enc: Encounter) -> tuple[bool, bool, bool]:
+    """[SMm]: an action of each kind not yet spent and still allowed. A spent move shows as
+    spent at once, though the standard could still be taken as a move (F-TRN-1): the help
+    says so."""
+    spent = enc.battle.spent
+    s = enc.can_spend("standard")
+    m = enc.can_spend("move") and not spent.get("move", 0)
+    n = enc.can_spend("minor") and not spent.get("minor", 0)
+    return s, m, n
+
+
+def take(
+    enc: Encounter,
+    control: dict[str, str],
+    known: dict[str, Known] | None = None,
+    fog: bool = False,
+) -> View:
+    """Build a view; the caller holds the engine lock. `known`: what your side knows of each
+    creature (`engine.visibility`); `fog`: hide what it can't see (a player's view)."""
     b = enc.battle
+    friends = friends_of(enc)
     letters = token_letters(
-        [(c.id, c.creature.glyph or c.name, c.pc) for c in b.combatants.values()]
+        [(c.id, c.creature.glyph or c.name, c.side in friends) for c in b.combatants.values()]
     )
     creatures: dict[str, CreatureView] = {}
     for c in b.combatants.values():
         letter, number = letters[c.id]
+        seen = known.get(c.id) if known else None
         defs = tuple(
             defense_value(b, c, d, None, "melee") for d in ("ac", "fortitude", "reflex", "will")
         )
@@ -219,13 +263,12 @@ def take(enc: Encounter, control: dict[str, str]) -> View:
             damage_dealt=c.damage_dealt,
             damage_taken=c.damage_taken,
             drops=c.drops,
+            friendly=c.side in friends,
+            sight=seen.sight if seen else "seen",
+            last_seen=seen.square if seen and seen.sight == "hidden" else None,
         )
     cur = b.current
-    actions = (
-        (enc.can_spend("standard"), enc.can_spend("move"), enc.can_spend("minor"))
-        if cur
-        else (False, False, False)
-    )
+    actions = _actions_left(enc) if cur else (False, False, False)
     return View(
         round=b.round,
         current=cur,
@@ -237,4 +280,5 @@ def take(enc: Encounter, control: dict[str, str]) -> View:
         surprise=b.surprise_round,
         actions=actions,
         moved=b.moved_this_turn,
+        fog=fog,
     )

@@ -78,16 +78,22 @@ def bundled_encounters() -> list[EncounterInfo]:
 def check_files(paths: Iterable[str | Path]) -> list[ContentError]:
     """Every error in the given files (encounters and libraries), sorted by file and line.
 
-    Each entry is a file path; an entry that is not an existing file is taken as a bundled
-    file name as returned by `bundled_files()` ("encounters/default.yaml").
+    Each entry is a file path, reported as the user wrote it; an entry that is not an
+    existing file but names a bundled file as `bundled_files()` does
+    ("encounters/default.yaml"), or a bundled encounter ("default"), is that bundled file.
     """
     errors: list[ContentError] = []
+    bundled = set(bundled_walk())
     for entry in paths:
         text = str(entry)
         # Anything on disk is that file (a FIFO or a device is then refused with a reason).
         if isinstance(entry, Path) or (os.path.exists(text) and not os.path.isdir(text)):
             src = SourceKey(os.path.normpath(text), bundled=False)
-        else:
+        elif text in bundled:
             src = SourceKey(bundled_key(text), bundled=True)
+        elif f"encounters/{text}.yaml" in bundled:
+            src = SourceKey(bundled_key(f"encounters/{text}.yaml"), bundled=True)
+        else:  # the user's path, missing: say so under the name they gave
+            src = SourceKey(text, bundled=False)
         errors.extend(check_source(src))
     return ContentErrors(errors).errors

@@ -85,11 +85,16 @@ class LoadedEncounter:
         return self.creatures[combatant.creature]
 
     def control(self, combatant: Combatant) -> Control:
-        """Who plays it: its own `control`, else its side's, else "ai" (implicit sides)."""
+        """Who plays it: its own `control`, else its side's, else "ai" (implicit sides). On a
+        side the player plays, only player characters default to the player: allied NPCs (a
+        militia of 14) are the AI's unless the content or the command line says otherwise."""
         if combatant.control is not None:
             return combatant.control
         side = self.spec.sides.get(combatant.side)
-        return side.control if side is not None else "ai"
+        ctl = side.control if side is not None else "ai"
+        if ctl == "player" and self.creatures[combatant.creature].kind != "pc":
+            return "ai"
+        return ctl
 
 
 def encounter_key(source: str | Path) -> SourceKey:

@@ -10,9 +10,13 @@ between ESC[?2026h and ESC[?2026l and its end can be seen exactly.
 - launch: `skirmish play default` from spawning the process to the end of the first frame
   that shows the fight started (the status line says "Your turn") with the footer drawn;
 - key: from writing a cursor key (`l`/`h`, alternately) to the end of the next frame, once
-  the app is idle, repeated; median and p95.
+  the app is idle, repeated; median and p95;
+- bytes per key: everything the app writes to the terminal after one cursor key, until it
+  has been quiet for 0.3 s (all the frames that key causes), and how many frames that is.
+  Over SSH those bytes are the bandwidth and the lag under key repeat.
 
-Targets: first frame <= 1.0 s, key <= 50 ms. Saves go to a temporary SKIRMISH_DATA_DIR.
+Targets: first frame <= 1.0 s, key <= 50 ms, a cursor key < 2 KB in one frame. Saves go
+to a temporary SKIRMISH_DATA_DIR.
 Run from the repository root: `.venv/bin/python -m tests.benchmarks.bench_tui [--quick]`;
 `--skirmish EXE` times another build (e.g. a wrapper running an older checkout).
 """
@@ -146,13 +150,46 @@ def launch_once() -> tuple[float, float, App]:
     return end - app.t0, cpu_seconds(app.pid), app
 
 
+def bytes_per_key(app: App, keys: int) -> tuple[list[int], list[int]]:
+    """(bytes, frames) the app writes for each of `keys` cursor keys (`l`/`h` alternately),
+    each counted until the app has been quiet for 0.3 s. The app is first let go quiet for a
+    whole second, so that the last of the start-up frames is not counted as the first key's."""
+    app.drain(1.0)
+    sizes: list[int] = []
+    frames: list[int] = []
+    for i in range(keys):
+        app.buffer = b""
+        os.write(app.fd, b"l" if i % 2 == 0 else b"h")
+        app.until(lambda b: SYNC_END in b, timeout=5.0)
+        app.drain(0.3)
+        sizes.append(len(app.buffer))
+        frames.append(app.buffer.count(SYNC_END))
+    return sizes, frames
+
+
+def report_bytes(sizes: list[int], frames: list[int]) -> None:
+    print(
+        f"bytes per cursor key: median {statistics.median(sizes):.0f}, max {max(sizes)}, "
+        f"first {sizes[0]} over {len(sizes)} keys (target < 2048); frames per key: "
+        f"median {statistics.median(frames):.0f}, max {max(frames)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (< 60 s)")
     parser.add_argument("--skirmish", default=None, metavar="EXE", help="the command to time")
+    parser.add_argument(
+        "--bytes-only", action="store_true", help="only the bytes per key press (< 15 s)"
+    )
     args = parser.parse_args()
     if args.skirmish:
         EXE.append(args.skirmish)
+    if args.bytes_only:
+        _, _, one = launch_once()
+        report_bytes(*bytes_per_key(one, 10 if args.quick else 30))
+        one.close()
+        return
     launches = 3 if args.quick else 10
     keys = 40 if args.quick else 200
     firsts: list[float] = []
@@ -177,6 +214,7 @@ def main() -> None:
             app.close()
     assert app is not None
     app.drain()
+    sizes, frames = bytes_per_key(app, 10 if args.quick else 30)
     lat: list[float] = []
     for i in range(keys):
         lat.append(app.key(b"l" if i % 2 == 0 else b"h"))
@@ -194,6 +232,7 @@ def main() -> None:
         f"key press to updated frame: median {statistics.median(ms):.1f} ms, "
         f"p95 {p95:.1f} ms, max {max(ms):.1f} ms over {keys} keys (target <= 50 ms)"
     )
+    report_bytes(sizes, frames)
     print(
         f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
         "(other work on the machine stretches the wall times)"

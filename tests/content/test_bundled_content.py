@@ -67,7 +67,7 @@ def test_skirmish_check_passes_on_all_bundled_content(capsys: pytest.CaptureFixt
     assert {f"encounters/{n}.yaml" for n in NAMED} <= set(files)
     assert check_files(files) == []
     assert main(["check"]) == 0
-    assert f"{len(files)} file(s) OK" in capsys.readouterr().out
+    assert f"{len(files)} files OK" in capsys.readouterr().out
 
 
 def test_skirmish_list_shows_every_encounter(capsys: pytest.CaptureFixture[str]) -> None:

@@ -237,7 +237,7 @@ def test_autosave_folder_and_lists(loaded, data_dir: Path) -> None:  # type: ign
     unfinished = list_unfinished()
     assert [s.path for s in unfinished] == [b.path]
     info = unfinished[0]
-    assert info.encounter == loaded.spec.name and not info.finished
+    assert info.encounter == loaded.source and not info.finished  # the name `play` takes
     assert info.round == going.battle.round and info.records == len(going.records)
 
 

@@ -207,9 +207,9 @@ async def test_quit_asks_first_during_a_fight() -> None:
         await settle(pilot)
         await press(pilot, "q")
         assert isinstance(app.screen, Confirm)
-        await press(pilot, "n")
+        await press(pilot, "escape")
         assert not isinstance(app.screen, Confirm)
-        await press(pilot, "q", "y")
+        await press(pilot, "q", "enter")
     assert app.return_code == 0
 
 

@@ -80,7 +80,7 @@ def test_hostile_names_raw_bytes_in_a_fight_and_its_replay(tmp_path: Path) -> No
         mark = len(app.data())
         app.keys("q")
         app.wait_for("Leave this fight", since=mark)
-        app.keys("y")
+        app.keys(ENTER)  # dialogs answer Enter/Esc only (issue 12 item 16)
         assert app.wait() == 0
         data = app.data()
     finally:

@@ -139,7 +139,7 @@ def test_play_a_turn_over_ssh(tmp_path: Path, sshd: tuple[int, Path]) -> None:
         assert "Goblin" in screen
         tmux.keys("q")
         tmux.wait_for("Leave this fight")
-        tmux.keys("y")
+        tmux.keys("Enter")
         assert wait_file(status) == "0", tmux.screen()
     finally:
         tmux.close()

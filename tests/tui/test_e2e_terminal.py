@@ -6,6 +6,7 @@ exported, as a person at the keyboard would."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -32,14 +33,14 @@ def test_play_a_turn_and_quit(tmp_path: Path, env: dict[str, str]) -> None:
     try:
         tmux.start(cmd, {**env, "SKIRMISH_DATA_DIR": str(tmp_path / "data")})
         first = tmux.wait_for("Initiative")
-        assert "Test Yard" in first and "K  Kara" in first
+        assert "Test Yard" in first and re.search(r"K +26/26 \S+ Kara", first)
         screen = play_one_turn(tmux)
         assert "Goblin" in screen and "round" in screen
         lines = screen.splitlines()
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
         tmux.keys("q")
         tmux.wait_for("Leave this fight")
-        tmux.keys("y")
+        tmux.keys("Enter")
         assert wait_file(status) == "0"
     finally:
         tmux.close()
@@ -56,7 +57,7 @@ def test_quit_mid_fight_resume_undo_export(tmp_path: Path) -> None:
         first = tmux.wait_for("saved ")
         tmux.keys("q")
         tmux.wait_for("Leave this fight")
-        tmux.keys("y")
+        tmux.keys("Enter")
         assert wait_file(status) == "0"
         status.unlink()
         saves = list((tmp_path / "data" / "saves").glob("*.save.jsonl"))
@@ -78,7 +79,7 @@ def test_quit_mid_fight_resume_undo_export(tmp_path: Path) -> None:
         assert list((tmp_path / "data" / "saves").glob("*.log.txt"))
         tmux.keys("q")
         tmux.wait_for("Leave this fight")
-        tmux.keys("y")
+        tmux.keys("Enter")
         assert wait_file(status) == "0"
     finally:
         tmux.close()

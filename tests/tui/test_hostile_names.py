@@ -126,8 +126,8 @@ async def test_hostile_names_every_dialog_fits_80x24() -> None:
             Confirm(f"Use {LINK_MARKUP}?", f"{NAMES['osc8']} {MARKUP}\n{LONG}", "Use it", "Back"),
             AskText(f"Export {NAMES['rtl']}", f"{NAMES['c1']} FILE:", NAMES["zero-width"]),
         ]
-        keys = ["[Esc/n]", "[Esc/n]", "[Esc] the first", "[Ctrl+R]", "[Esc] cancel"]
-        keys += ["[Esc] cancel", "[Esc/n] Back", "[Esc] cancel"]
+        keys = ["[Esc]", "[Esc]", "[Esc] the first", "[Ctrl+R]", "[Esc] cancel"]
+        keys += ["[Esc] cancel", "[Esc] Back", "[Esc] cancel"]  # y/n no longer answer (item 16)
         for dialog, key in zip(dialogs, keys, strict=True):
             await app.push_screen(dialog)
             await pilot.pause()
@@ -221,8 +221,8 @@ async def test_hostile_names_status_line_keeps_saved_count_with_a_long_name() ->
         creatures = {**view.creatures, cur: replace(view.creatures[cur], name=LONG)}
         app.screen.query_one(StatusLine).show(replace(view, creatures=creatures), "Hint", 12)
         await pilot.pause()
-        top = check_screen(app).splitlines()[0]
-        assert "LLLL…" in top and "saved 12" in top and "Hint" in top, top
+        top, hint = check_screen(app).splitlines()[:2]  # the hint has its own line (issue 12)
+        assert "LLLL…" in top and "saved 12" in top and "Hint" in hint, top
 
 
 def test_hostile_names_grid_letters_are_one_printable_cell() -> None:

@@ -96,7 +96,7 @@ async def test_start_screen_offers_to_resume_and_resuming_restores_the_fight() -
         before = ctl.enc.snapshot()
         records = list(ctl.enc.records)
         path = ctl.save_path
-        await press(pilot, "q", "y")  # quit mid-fight
+        await press(pilot, "q", "enter")  # quit mid-fight
     assert path is not None and read_save(path).finished is None
 
     again = SkirmishApp(BASE, None)
@@ -275,7 +275,7 @@ async def test_replay_viewer_steps_and_jumps_read_only() -> None:
             assert app.screen is screen and screen.index == here
         assert read_save(path).records == enc.records
         await press(pilot, "end")
-        assert screen.index == len(tl.stops) - 1 and "wins" in screen_text(app)
+        assert screen.index == len(tl.stops) - 1 and " won" in screen_text(app)
         await press(pilot, "q")
     assert app.return_code == 0
 
@@ -296,7 +296,7 @@ async def test_replay_viewer_reads_a_combat_log(tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), 20)
         await pilot.pause()
         await press(pilot, "end")
-        assert "wins" in screen_text(app)
+        assert " won" in screen_text(app)  # "monsters won", not "monsters wins"
         await press(pilot, "home", "n")
         assert "REPLAY 1/" in screen_text(app)
 

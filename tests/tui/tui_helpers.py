@@ -94,3 +94,13 @@ async def fight_to_the_end(pilot: Pilot[int], app: SkirmishApp, limit: int) -> N
             await press(pilot, "enter", "enter")
         else:
             await press(pilot, "e")
+
+
+async def until(pilot: Pilot[int], check: Callable[[], bool], limit: float = 10.0) -> None:
+    """Wait (in app time) until `check()` is true."""
+    waited = 0.0
+    while not check():
+        await pilot.pause(0.05)
+        waited += 0.05
+        if waited > limit:
+            raise AssertionError("timed out waiting for the app")

@@ -36,9 +36,13 @@ def dialog_for(ask: Ask) -> ModalScreen[Any]:
     if isinstance(q, OpportunityQuestion):
         mover = view.creatures.get(q.mover)
         hp = f" ({mover.hp}/{mover.max_hp} hp)" if mover else ""
+        attacker = view.creatures.get(q.who)
+        power = (
+            next((p.name for p in attacker.powers if p.id == q.power), None) if attacker else None
+        )
         body = (
             f"{name(q.mover)}{hp} leaves {q.at[0]},{q.at[1]}, next to {name(q.who)}.\n"
-            f"Make an opportunity attack with {q.power}?"
+            f"Make an opportunity attack with {power or q.power.replace('-', ' ')}?"
         )
         return Confirm(f"{name(q.who)}: opportunity attack", body, "Attack", "Let it pass")
     if isinstance(q, TriggerQuestion):

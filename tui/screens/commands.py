@@ -86,15 +86,19 @@ class FightCommands:
         self.hint = (
             "GM step mode: Space plays each AI action" if ctl.step_mode else "GM step mode off"
         )
+        if not ctl.busy:  # the GM's view shows what the players' side can't see, marked
+            self.view = ctl.snapshot()
+            self._initiative().show(self.view)
         self._refresh_mode()
 
     def action_step(self) -> None:
         self.controller.step()
 
     def action_help(self) -> None:
+        from tui.screens.encounter import FIGHT_BINDINGS
         from tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(FIGHT_BINDINGS, "Keys in a fight"))
 
     def action_quit_fight(self) -> None:
         def done(ok: bool | None) -> None:

@@ -17,12 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.dice import DiceRequest
 from tui.safetext import clean, fit, pad, plain
 from tui.view import CreatureView
+from tui.words import plural
 
 Square = tuple[int, int]
 TITLE_CELLS = 72
@@ -44,11 +45,14 @@ def body_text(body: Text | str) -> Text:
 
 
 class Confirm(ModalScreen[bool]):
-    """A yes/no question (confirm an attack, take an opportunity attack, quit the fight)."""
+    """A yes/no question (confirm an attack, take an opportunity attack, quit the fight).
+
+    Enter and Escape only: `y` and `n` move the map's cursor diagonally, and a key pressed
+    just before a dialog opens must not answer it (issue 12 item 16)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,y", "answer(True)", "Yes"),
-        Binding("escape,n", "answer(False)", "No"),
+        Binding("enter", "answer(True)", "Yes"),
+        Binding("escape", "answer(False)", "No"),
     ]
 
     def __init__(self, title: str, body: Text | str, yes: str = "Yes", no: str = "No") -> None:
@@ -63,8 +67,9 @@ class Confirm(ModalScreen[bool]):
             yield Label(title_text(self.title_text), classes="dialog-title")
             yield Static(body_text(self.body), classes="dialog-body")
             yield Label(
-                f"[Enter/y] {self.yes}   [Esc/n] {self.no}", classes="dialog-keys", markup=False
+                f"[Enter] {self.yes}   [Esc] {self.no}", classes="dialog-keys", markup=False
             )
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
@@ -102,6 +107,7 @@ class PowerPicker(ModalScreen[str | None]):
             yield Label(
                 "[Up/Down] choose  [Enter] use  [Esc] cancel", classes="dialog-keys", markup=False
             )
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def on_mount(self) -> None:
         ol = self.query_one(OptionList)
@@ -117,10 +123,22 @@ class PowerPicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class DiceEntry(ModalScreen[int | None]):
-    """Table mode: a person rolls a physical die and types the face (only 1..sides pass).
+def face_of(text: str, sides: int) -> int | None:
+    """The face typed, if `text` is exactly a whole number from 1 to `sides` (ASCII digits,
+    no sign, no point), else None."""
+    if not text or not all("0" <= ch <= "9" for ch in text):
+        return None
+    value = int(text)
+    return value if 1 <= value <= sides else None
 
-    Ctrl+R lets the app roll this one instead (dismisses None).
+
+class DiceEntry(ModalScreen[int | None]):
+    """Table mode: a person rolls a physical die and types the face.
+
+    Only a whole number from 1 to the die's sides passes: `-3`, `1.5` or `7x` are refused as
+    typed (nothing is dropped from what was typed, so `-3` never becomes 3), with the allowed
+    range, and the field is cleared for the next try with the focus kept, so no keystroke
+    after a refusal is lost. Ctrl+R lets the app roll this one instead (dismisses None).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "app_rolls", "Roll for me")]
@@ -136,11 +154,12 @@ class DiceEntry(ModalScreen[int | None]):
         with Vertical(classes="dialog-box"):
             yield Label("Roll a die", classes="dialog-title")
             yield Static(body_text(f"{fit(purpose, 60)}: roll 1d{r.sides}"), classes="dialog-body")
-            yield Input(placeholder=f"1-{r.sides}", restrict=r"[0-9]*", max_length=4, id="face")
+            yield Input(placeholder=f"1-{r.sides}", max_length=8, id="face")
             yield Label("", id="dice-error", classes="dialog-error")
             yield Label(
                 "[Enter] accept  [Ctrl+R] let the app roll", classes="dialog-keys", markup=False
             )
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -149,13 +168,16 @@ class DiceEntry(ModalScreen[int | None]):
     def _submit(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         sides = self.request.sides
-        if text.isdigit() and 1 <= int(text) <= sides:
-            self.dismiss(int(text))
+        face = face_of(text, sides)
+        if face is not None:
+            self.dismiss(face)
             return
         self.query_one("#dice-error", Label).update(
-            f"{text or 'nothing'} is not a face of a d{sides}: type 1 to {sides}"
+            f"{text or 'nothing'!r} is not a face of a d{sides}: type a whole number 1 to {sides}"
         )
-        self.query_one(Input).value = ""
+        field = self.query_one(Input)
+        field.value = ""
+        field.focus()
 
     def action_app_rolls(self) -> None:
         self.dismiss(None)
@@ -175,11 +197,13 @@ class ForcedMoveChoice(ModalScreen[int]):
         items = []
         for i, path in enumerate(self.paths):
             end = path[-1]
-            items.append(Option(f"{end[0]},{end[1]}  ({len(path) - 1} squares)", id=str(i)))
+            steps = plural(len(path) - 1, "square")
+            items.append(Option(f"{end[0]},{end[1]}  ({steps})", id=str(i)))
         with Vertical(classes="dialog-box"):
             yield Label(title_text(self.title_text), classes="dialog-title")
             yield OptionList(*items)
             yield Label("[Enter] choose  [Esc] the first", classes="dialog-keys", markup=False)
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -219,6 +243,7 @@ class AskText(ModalScreen[str | None]):
             yield Input(clean(self.value), restrict=self.restrict, id="text", classes="wide")
             yield Label("", id="text-error", classes="dialog-error")
             yield Label("[Enter] accept  [Esc] cancel", classes="dialog-keys", markup=False)
+        yield Footer(compact=True)  # its own keys, over the fight's
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

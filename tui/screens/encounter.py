@@ -29,6 +29,7 @@ from engine.actions import (
     UsePower,
 )
 from engine.encounter import Encounter
+from engine.events import Decision, Logged, Moved
 from tui import modes
 from tui.controller import (
     Ask,
@@ -61,12 +62,102 @@ DIRS = {
     "left,h,4": (-1, 0),
     "right,l,6": (1, 0),
     "y,7,home": (-1, -1),
-    "u,9,pageup": (1, -1),
+    "u,9": (1, -1),
     "b,1,end": (-1, 1),
-    "n,3,pagedown": (1, 1),
+    "n,3": (1, 1),
 }
+"""Cursor keys. PgUp and PgDn scroll the log (not diagonals), so each key means one thing."""
+CURSOR_KEYS = "arrows hjkl yubn"
 MODE_ACTIONS = {"confirm", "cancel"}
 BROWSE_ACTIONS = {"move", "powers", "basic", "end_turn", "undo", "redo", "full_attack", "withdraw"}
+
+
+def _b(keys: str, action: str, label: str, tip: str, show: bool = False) -> Binding:
+    return Binding(keys, action, label, show=show, tooltip=tip)
+
+
+FIGHT_BINDINGS: list[BindingType] = [
+    *(
+        Binding(
+            keys,
+            f"cursor({dx},{dy})",
+            "Cursor",
+            show=False,
+            key_display=CURSOR_KEYS,
+            tooltip="move the cursor (the keypad too); y u b n, 7 9 1 3: diagonals",
+        )
+        for keys, (dx, dy) in DIRS.items()
+    ),
+    _b("tab", "cycle(1)", "Next", "next target, origin, or creature"),
+    _b("shift+tab", "cycle(-1)", "Previous", "previous target, origin, or creature"),
+    _b("m", "move('walk')", "Move", "walk: the cursor picks the square, Enter walks", True),
+    _b("r", "move('run')", "Run", "run: speed +2, -5 to attacks until your next turn"),
+    _b("s", "move('shift')", "Shift", "shift one square without provoking"),
+    _b("a", "basic", "Attack", "basic attack on the nearest legal target", True),
+    _b("p", "powers", "Power", "pick a power, then aim it (Tab: targets; cursor: areas)", True),
+    _b(
+        "enter",
+        "confirm",
+        "Confirm",
+        "confirm the move, target or area (a preview shows odds)",
+        True,
+    ),
+    _b("escape", "cancel", "Cancel", "cancel the current mode", True),
+    _b("w", "second_wind", "Second wind", "second wind (standard): a healing surge, +2 defenses"),
+    _b("g", "stand_up", "Get up", "get up from prone (move action)"),
+    _b("A", "action_point", "Action point", "spend an action point: one extra action this turn"),
+    _b("d", "delay", "Delay", "delay your turn until after another creature's"),
+    _b(
+        "f",
+        "full_attack",
+        "Full attack",
+        "every iterative attack on one target (a full round)",
+        True,
+    ),
+    _b("W", "withdraw", "Withdraw", "double move, first square provokes nothing", True),
+    _b("e", "end_turn", "End turn", "end the current creature's turn", True),
+    _b("z,ctrl+z", "undo", "Undo", "undo your last action (and the AI turns after it)", True),
+    _b("Z,ctrl+y", "redo", "Redo", "redo what undo took back (the same dice)"),
+    _b("x", "export", "Export log", "write the combat log as JSON Lines and text"),
+    _b("t", "threats", "Threats", "show or hide the squares enemies threaten"),
+    _b("c", "take_over", "Take over", "you or the AI plays the creature under the cursor"),
+    _b("v", "verbose", "AI explain", "show or hide the AI's reasons in the log"),
+    _b("L", "log_size", "Big log", "enlarge the log to the whole screen, or back"),
+    *(
+        Binding(
+            key,
+            f"scroll_log({step})",
+            "Log",
+            show=show,
+            key_display="PgUp/Dn",
+            priority=True,  # the log pane would scroll itself, silently, when it has the focus
+            tooltip="scroll the log a page back or forward (L enlarges it)",
+        )
+        for key, step, show in (("pageup", -1, True), ("pagedown", 1, False))
+    ),
+    _b("G", "step_mode", "GM step mode", "GM step mode: each AI action waits for Space"),
+    _b("space,full_stop", "step", "Step AI", "GM step mode: play the next AI action"),
+    _b("question_mark", "help", "Help", "every key, the conditions and the map legend", True),
+    _b("q", "quit_fight", "Quit", "leave the fight (asks first; it is saved)", True),
+]
+"""Every key of the fight, in help order. The footer shows those marked, the help screen
+lists them all, the command palette offers those that need no cursor (`tui.keys`)."""
+
+
+def unseen_dropped(events: tuple[Logged, ...], view: View) -> tuple[Logged, ...]:
+    """A player's view: the moves and AI reasons of creatures their side can't see are not
+    told (the log would say where the invisible went)."""
+    if not view.fog:
+        return events
+    return tuple(
+        e
+        for e in events
+        if not (
+            isinstance(e.event, Moved | Decision)
+            and (c := view.creatures.get(e.event.id)) is not None
+            and c.hidden
+        )
+    )
 
 
 class EngineNews(Message):
@@ -78,38 +169,7 @@ class EngineNews(Message):
 
 
 class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *(
-            Binding(keys, f"cursor({dx},{dy})", "Cursor", show=False)
-            for keys, (dx, dy) in DIRS.items()
-        ),
-        Binding("question_mark", "help", "Help"),
-        Binding("m", "move('walk')", "Move"),
-        Binding("p", "powers", "Power"),
-        Binding("a", "basic", "Attack"),
-        Binding("e", "end_turn", "End turn"),
-        Binding("z,ctrl+z", "undo", "Undo"),
-        Binding("Z,ctrl+y", "redo", "Redo", show=False),
-        Binding("x", "export", "Export log", show=False),
-        Binding("q", "quit_fight", "Quit"),
-        Binding("enter", "confirm", "Confirm"),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("tab", "cycle(1)", "Next", show=False),
-        Binding("shift+tab", "cycle(-1)", "Previous", show=False),
-        Binding("r", "move('run')", "Run", show=False),
-        Binding("s", "move('shift')", "Shift", show=False),
-        Binding("w", "second_wind", "Second wind", show=False),
-        Binding("g", "stand_up", "Get up", show=False),
-        Binding("A", "action_point", "Action point", show=False),
-        Binding("d", "delay", "Delay", show=False),
-        Binding("f", "full_attack", "Full attack"),
-        Binding("W", "withdraw", "Withdraw"),
-        Binding("t", "threats", "Threats", show=False),
-        Binding("c", "take_over", "Take over", show=False),
-        Binding("v", "verbose", "AI explain", show=False),
-        Binding("G", "step_mode", "GM step mode", show=False),
-        Binding("space,full_stop", "step", "Step AI", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = FIGHT_BINDINGS
 
     def __init__(self, controller: Controller) -> None:
         super().__init__()
@@ -175,7 +235,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             if news.reset:
                 log.clear()
                 self.formatter = LogFormatter(self.controller.names, explain=self.formatter.explain)
-            log.add(self.formatter.lines(news.events))
+            log.add(self.formatter.lines(unseen_dropped(news.events, news.view)))
             if news.reset and self.controller.resumed_from is not None and not self._resumed:
                 self._resumed = True
                 log.note(
@@ -278,7 +338,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         mode = self.mode
         preview = None
         if not isinstance(mode, modes.Browse):
-            got = self._engine(lambda enc: modes.mode_overlay(enc, mode, cursor, self.hint))
+            unseen = self._unseen()
+            got = self._engine(lambda enc: modes.mode_overlay(enc, mode, cursor, self.hint, unseen))
             if got is not None:
                 overlay, self.hint, preview = got
         elif self.show_threats and self._can_act():
@@ -287,13 +348,13 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         if self._flash:
             self.hint, self._flash = self._flash, ""
         grid.show(self.view, overlay)
+        cell = describe_cell(self.loaded.bmap.cell(cursor))
+        details.where(f"{cursor[0]},{cursor[1]} {cell}")
         if preview is not None:
             details.show(preview, "Preview")
         else:
             c = self.view.at(cursor)
-            cell = describe_cell(self.loaded.bmap.cell(cursor))
-            title = f"Details · {cursor[0]},{cursor[1]} {cell}"
-            details.show(creature_text(c) if c else cell, title)
+            details.show(creature_text(c) if c else "", "Details")
         self.query_one("#status", StatusLine).show(self.view, self.hint, self.saved)
         browsing = isinstance(mode, modes.Browse)
         if browsing != self._browsing:
@@ -322,6 +383,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         self._refresh_mode()
 
     def _set_mode(self, got: modes.Mode | str | None) -> None:
+        if isinstance(got, modes.Targeting) and self.view.fog:
+            got = self._visible_targets(got)
         if got is None:
             self.hint = self._wait_hint()
         elif isinstance(got, str):
@@ -334,6 +397,20 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             elif isinstance(got, modes.Placing) and got.origins and grid.cursor not in got.origins:
                 grid.cursor = got.origins[0]
         self._refresh_mode()
+
+    def _unseen(self) -> frozenset[str]:
+        """In a player's view, the creatures their side can't see (never named to them)."""
+        v = self.view
+        return frozenset(c.id for c in v.creatures.values() if v.fog and c.hidden)
+
+    def _visible_targets(self, aim: modes.Targeting) -> modes.Targeting | str:
+        """A player's view: only targets their side can see (Tab would lead the cursor to a
+        hidden one)."""
+        seen = [t for t in aim.targets if self.view.shown(self.view.creatures[t])]
+        if not seen:
+            return f"no target for {aim.power.name} that your side can see"
+        aim.targets, aim.index = seen, 0
+        return aim
 
     def _cursor_to(self, cid: str) -> None:
         c = self.view.creatures.get(cid)
@@ -390,7 +467,7 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
             mode.index = (mode.index + step) % len(mode.origins)
             self.query_one("#grid", GridPane).cursor = mode.origins[mode.index]
         else:
-            alive = [cid for cid in self.view.order if self.view.creatures[cid].alive]
+            alive = [cid for cid in self.view.order if self.view.shown(self.view.creatures[cid])]
             if not alive:
                 return
             here = self.view.at(self.query_one("#grid", GridPane).cursor)
@@ -422,7 +499,8 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
                 self._flash = "Can't: move the cursor onto a marked origin square (o)"
                 return self._refresh_mode()
             _, who, origin = got
-            body = self._engine(lambda enc: modes.preview_text(enc, p.power, who, origin))
+            seen = [t for t in who if t not in self._unseen()]
+            body = self._engine(lambda enc: modes.preview_text(enc, p.power, seen, origin))
             title = f"Use {name(p.power.name, 60)}?"
             return self._confirm(title, body, UsePower(p.power.id, origin=origin))
 
@@ -440,6 +518,20 @@ class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
         self.mode = modes.Browse()
         self.hint = "Cancelled"
         self._refresh_mode()
+
+    def action_log_size(self) -> None:
+        """Enlarge the log to the whole screen (AI turns scroll by fast), or put it back."""
+        log = self.query_one("#log", LogPane)
+        if self.maximized is log:
+            self.minimize()
+        else:
+            self.maximize(log, container=False)
+
+    def action_scroll_log(self, pages: int) -> None:
+        log = self.query_one("#log", LogPane)
+        log.scroll_relative(
+            y=pages * max(1, log.scrollable_content_region.height - 1), animate=False
+        )
 
     def _after_end(self, choice: str | None) -> None:
         """The end screen was left to take the last action back, or to export the log."""

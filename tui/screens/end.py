@@ -21,6 +21,7 @@ from textual.widgets import Footer, Static
 from tui.options import GameOptions
 from tui.safetext import name, plain
 from tui.view import View
+from tui.words import plural
 
 REASONS = {
     "defeat": "the other side has nobody standing",
@@ -48,7 +49,7 @@ class EndScreen(Screen[str | None]):
         winner = f"Winner: {name(v.winner)}" if v.winner else "Nobody wins"
         title.append(winner, style="bold")
         why = name(REASONS.get(v.end_reason or "", v.end_reason or ""), 40)
-        title.append(f" after {v.round} round(s): {why}.")
+        title.append(f" after {plural(v.round, 'round')}: {why}.")
         table = Table(box=None, expand=True)
         table.add_column("creature")
         table.add_column("side")

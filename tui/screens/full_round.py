@@ -25,7 +25,17 @@ if TYPE_CHECKING:
 Square = tuple[int, int]
 RULES = ("full_attack", "withdraw")
 """The screen actions that exist only where the ruleset has them (`Ruleset.extra_actions`)."""
-KEYS = {"f": "full_attack", "W": "withdraw"}
+
+
+def full_round_action(key: str) -> str | None:
+    """The full-round action bound to `key` in the fight's BINDINGS, if any."""
+    from tui.keys import declared
+    from tui.screens.encounter import FIGHT_BINDINGS
+
+    for b in declared(FIGHT_BINDINGS):
+        if b.action in RULES and key in b.key.split(","):
+            return b.action
+    return None
 
 
 def allowed(controller: Controller, action: str) -> bool:
@@ -64,7 +74,7 @@ class FullRoundCommands:
     def on_key(self, event: events.Key) -> None:
         """A full-round key in a ruleset without it: its binding is off (hidden from the
         footer), so say why here."""
-        action = KEYS.get(event.character or "")
+        action = full_round_action(event.key)
         if action is not None and self._not_here(action):
             event.stop()
 

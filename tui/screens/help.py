@@ -1,11 +1,12 @@
 """The help screen: every key, the conditions with their effects, and the map legend.
 
-Built from the same tables the app uses (the screen's bindings, `engine.conditions.CONDITIONS`,
-`tui.glyphs`), so it can't drift from what the app does.
+Built from the same tables the app uses: the opening screen's live `BINDINGS` (`tui.keys`),
+`engine.conditions.CONDITIONS` and `tui.glyphs`, so it can't drift from what the app does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.table import Table
@@ -18,52 +19,29 @@ from textual.widgets import Footer, Static
 
 from engine.conditions import CONDITIONS
 from tui.glyphs import MARKS, TERRAIN_LEGEND, TOKEN_MARKS
+from tui.keys import KeyHelp, help_rows, key_text
 
-KEYS: tuple[tuple[str, str], ...] = (
-    ("arrows, h j k l, y u b n, keypad", "move the cursor (y u b n and 7 9 1 3: diagonals)"),
-    ("Tab / Shift+Tab", "next / previous target, origin, or creature"),
-    ("m", "move (walk): the cursor picks the square, Enter walks the shown path"),
-    ("r", "run (speed +2, -5 to attacks until your next turn)"),
-    ("s", "shift one square without provoking"),
-    ("a", "basic attack on the nearest legal target"),
-    ("p", "powers: pick one, then aim it (Tab cycles targets, the cursor places areas)"),
-    ("Enter", "confirm the move, the target or the area (a preview shows the odds)"),
-    ("Escape", "cancel the current mode"),
-    ("w", "second wind (standard action: spend a healing surge, +2 defenses)"),
-    ("g", "get up from prone (move action)"),
-    ("A", "spend an action point (one extra action this turn)"),
-    ("d", "delay your turn"),
-    ("f", "full attack, every iterative attack (Tab: target, Enter; full round)"),
-    ("W", "withdraw, double move; the first square left provokes nothing"),
-    ("e", "end your turn"),
-    ("z / Ctrl+Z", "undo your last action (and the AI turns after it); again for more"),
-    ("Z / Ctrl+Y", "redo what undo took back (the same dice)"),
-    ("x", "export the combat log (JSON Lines and text) next to the save or where you say"),
-    ("t", "show the squares enemies threaten"),
-    ("c", "take over the creature under the cursor, or hand it to the AI"),
-    ("v", "show or hide the AI's explanations in the log"),
-    ("G", "GM step mode: each AI action waits for Space"),
-    ("Space or .", "step mode: play the next AI action"),
-    ("Ctrl+P", "command palette: every action by name"),
-    ("?", "this help"),
-    ("q", "quit (asks first during a fight; the fight is saved: `skirmish resume`)"),
-    ("replay: n / p, right / left", "next / previous action (`skirmish replay FILE`)"),
-    ("replay: r, Home, End", "jump to a round, to the start, to the end"),
+PALETTE_HELP = "command palette: every action by name"
+
+ACTIONS_LEFT = (
+    "[SMm] on the status line: the standard, move and minor actions left to the creature "
+    "whose turn it is; a '-' is spent. A standard action can still be taken as a move or a "
+    "minor, and a move as a minor (F-TRN-1)."
 )
 EXTRA = {"f": "full_attack", "W": "withdraw"}
 """Keys of actions only some rulesets have: their help line says which."""
 
 
-def _keys() -> Table:
-    t = Table(title="Keys", title_justify="left", show_header=False, box=None, expand=True)
+def _keys(rows: list[KeyHelp], title: str) -> Table:
+    t = Table(title=title, title_justify="left", show_header=False, box=None, expand=True)
     t.add_column(style="bold", no_wrap=True)
     t.add_column()
     from engine.rulesets import offered_in  # the registry: which rulesets have the action
+    from tui.screens.full_round import RULES
 
-    for key, what in KEYS:
-        if key in EXTRA:
-            what = f"{offered_in(EXTRA[key])}: {what}"
-        t.add_row(key, what)
+    for row in rows:
+        what = f"{offered_in(row.action)}: {row.text}" if row.action in RULES else row.text
+        t.add_row(Text(row.keys), Text(what))
     return t
 
 
@@ -90,17 +68,30 @@ def _legend() -> Table:
 
 
 class HelpScreen(Screen[None]):
+    """`keys`: the bindings of the screen that opened it (its live `BINDINGS`), listed with
+    the command palette's key; `title` names that screen."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "close", "Back"),
         Binding("up,k", "scroll(-1)", "Up", show=False),
         Binding("down,j", "scroll(1)", "Down", show=False),
-        Binding("pagedown,space", "scroll(10)", "Page down"),
+        Binding("pagedown", "scroll(10)", "Page down"),
         Binding("pageup", "scroll(-10)", "Page up"),
     ]
 
+    def __init__(self, keys: Iterable[BindingType] = (), title: str = "Keys") -> None:
+        super().__init__()
+        self.keys = list(keys)
+        self.title_text = title
+
     def compose(self) -> ComposeResult:
+        palette = Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette", "Commands")
+        rows = help_rows(self.app, self.keys)
+        rows.append(KeyHelp(key_text(self.app, palette), "Commands", PALETTE_HELP, "palette"))
         with VerticalScroll(id="help"):
-            yield Static(_keys())
+            if any(r.action == "end_turn" for r in rows):
+                yield Static(Text(ACTIONS_LEFT))
+            yield Static(_keys(rows, self.title_text))
             yield Static(_conditions())
             yield Static(_legend())
         yield Footer(compact=True)

@@ -26,21 +26,32 @@ from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane
 from tui.widgets.panes import InitiativePane, LogPane, StatusLine
 
+HELP_TITLE = "Keys in the replay (`skirmish replay FILE`: read-only)"
+
 
 class ReplayScreen(Screen[None]):
     # priority: the log pane scrolls with these keys when it has the focus; here they step
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n,right,l", "step(1)", "Next", priority=True),
-        Binding("p,left,h", "step(-1)", "Previous", priority=True),
-        Binding("r", "jump_round", "Round"),
-        Binding("home", "go(0)", "Start", show=False, priority=True),
-        Binding("end", "go(-1)", "End", show=False, priority=True),
-        Binding("pagedown", "step(10)", "+10", show=False, priority=True),
-        Binding("pageup", "step(-10)", "-10", show=False, priority=True),
-        Binding("tab", "cycle(1)", "Creature", show=False, priority=True),
-        Binding("shift+tab", "cycle(-1)", "Previous creature", show=False, priority=True),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "quit", "Quit"),
+        Binding("n,right,l", "step(1)", "Next", priority=True, tooltip="the next action"),
+        Binding("p,left,h", "step(-1)", "Previous", priority=True, tooltip="the action before"),
+        Binding("r", "jump_round", "Round", tooltip="jump to a round"),
+        Binding("home", "go(0)", "Start", show=False, priority=True, tooltip="the start"),
+        Binding("end", "go(-1)", "End", show=False, priority=True, tooltip="the end"),
+        Binding("pagedown", "step(10)", "+10", show=False, priority=True, tooltip="10 forward"),
+        Binding("pageup", "step(-10)", "-10", show=False, priority=True, tooltip="10 back"),
+        Binding(
+            "tab", "cycle(1)", "Creature", show=False, priority=True, tooltip="the next creature"
+        ),
+        Binding(
+            "shift+tab",
+            "cycle(-1)",
+            "Previous creature",
+            show=False,
+            priority=True,
+            tooltip="the creature before",
+        ),
+        Binding("question_mark", "help", "Help", tooltip="this help"),
+        Binding("q,escape", "quit", "Quit", tooltip="leave the replay"),
     ]
 
     def __init__(self, timeline: Timeline) -> None:
@@ -105,7 +116,7 @@ class ReplayScreen(Screen[None]):
         label = "surprise round" if view.surprise and view.round == 0 else f"R{stop.round}"
         status.append(f" {label} ", style="bold")
         if view.over and k == len(tl.stops) - 1:
-            status.append(f"END: {view.winner or 'nobody'} wins. ", style="bold")
+            status.append(f"END: {view.winner or 'nobody'} won. ", style="bold")
         status.append(stop.label)
         self.query_one("#status", StatusLine).show_text(status)
 
@@ -149,7 +160,7 @@ class ReplayScreen(Screen[None]):
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.BINDINGS, HELP_TITLE))
 
     def action_quit(self) -> None:
         self.app.exit(0)

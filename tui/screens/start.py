@@ -19,19 +19,34 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.safetext import fit, name, pad, plain
+from tui.safetext import cells, clean, fit, pad, plain
 
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
     from engine.content.bundled import EncounterInfo
 
 TITLE = "SKIRMISH  tactical d20 encounters"
+HELP_TITLE = "Keys on the start screen (in a fight, ? lists the fight's keys)"
 MAX_RESUMES = 5
 """Unfinished fights offered here (`skirmish resume` lists them all)."""
 
 
 unreadable: list[SaveInfo] = []
 """Saves the last `load_lists` couldn't read (each with its `error`): the offer counts them."""
+
+
+def tail_fit(source: str, width: int) -> str:
+    """An encounter's name as `skirmish play` takes it back: a bundled name, or a file's path
+    cut from the left when long, since its end tells it apart ("…/fixtures/hostile.yaml")."""
+    text = clean(source)
+    if cells(text) <= width:
+        return text
+    out = ""
+    for ch in reversed(text):
+        if cells(out + ch) + 1 > width:
+            break
+        out = ch + out
+    return "…" + out
 
 
 def load_lists() -> tuple[list[EncounterInfo], list[SaveInfo], str | None]:
@@ -54,11 +69,12 @@ def load_lists() -> tuple[list[EncounterInfo], list[SaveInfo], str | None]:
 
 class StartScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q,escape", "quit", "Quit"),
-        Binding("r", "resume", "Resume newest"),
-        Binding("question_mark", "help", "Help"),
-        Binding("j", "down", "Down", show=False),
-        Binding("k", "up", "Up", show=False),
+        Binding("enter", "select", "Play", tooltip="play the highlighted fight (default: default)"),
+        Binding("q,escape", "quit", "Quit", tooltip="leave Skirmish"),
+        Binding("r", "resume", "Resume newest", tooltip="play on the newest unfinished fight"),
+        Binding("question_mark", "help", "Help", tooltip="this help"),
+        Binding("down,j", "down", "Down", show=False, tooltip="next in the list"),
+        Binding("up,k", "up", "Up", show=False, tooltip="previous in the list"),
     ]
 
     def __init__(
@@ -101,22 +117,28 @@ class StartScreen(Screen[None]):
         for i, s in enumerate(self.saves):
             line = Text()
             line.append("Resume ", style="bold reverse")
-            line.append(f" {name(s.encounter, 30)}", style="bold")
+            line.append(f" {tail_fit(s.encounter, 30)}", style="bold")
             line.append(f"  round {s.round}, {when(s.updated)}")
             options.append(Option(line, id=f"resume:{i}"))
         if self.saves:
             options.append(None)
+        name_w = max((len(e.name) for e in encounters), default=0)
         for e in encounters:
             line = Text()
-            line.append(pad(e.name, 14), style="bold")
-            line.append(f" {e.width}x{e.height:<3} {pad(e.ruleset, 6)} {e.creatures} creatures\n")
+            line.append(pad(e.name, name_w), style="bold")
+            size = f"{e.width}x{e.height}"
+            line.append(f"  {size:>5}  {pad(e.ruleset, 6)} {e.creatures:>2} creatures\n")
             line.append(f"   {fit(e.description, 70)}", style="italic")
             options.append(Option(line, id=e.name))
         ol = self.query_one(OptionList)
         ol.set_options(options)
-        names = [e.name for e in encounters]
-        start = len(self.saves) + (1 if self.saves else 0)
-        ol.highlighted = start + (names.index("default") if "default" in names else 0)
+        # By id: separators are not options, so counting rows lands one too far (on `fog`).
+        first = "default" if "default" in {e.name for e in encounters} else None
+        if first is None and encounters:
+            first = encounters[0].name
+        if first is not None:
+            ol.highlighted = ol.get_option_index(first)
+            self.call_after_refresh(ol.scroll_to_highlight)
         hint = "Choose an encounter (Enter plays it):"
         if problem:
             hint = f"Can't list the encounters: {problem}"
@@ -128,7 +150,7 @@ class StartScreen(Screen[None]):
             n = len(saves)
             text.append(f"{n} unfinished fight{'s' if n > 1 else ''}", style="bold")
             text.append(
-                f": r resumes the newest ({name(newest.encounter)}, round {newest.round}, "
+                f": r resumes the newest ({tail_fit(newest.encounter, 30)}, round {newest.round}, "
                 f"{when(newest.updated)})"
             )
             if n > 1:
@@ -173,7 +195,10 @@ class StartScreen(Screen[None]):
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.BINDINGS, HELP_TITLE))
+
+    def action_select(self) -> None:
+        self.query_one(OptionList).action_select()
 
     def action_down(self) -> None:
         self.query_one(OptionList).action_cursor_down()

@@ -27,7 +27,9 @@ def creature_text(c: CreatureView) -> Text:
     out = Text()
     side = "hero" if c.pc else c.role
     out.append(f"{c.label.strip()} {name(c.name, 40)}", style="bold")
-    out.append(f"  {name(side, 16)} L{c.level}\n")
+    out.append(f"  {name(side, 16)} L{c.level}  id {name(c.id, 40)}\n")
+    if c.hidden:
+        out.append("HIDDEN from your side: it can't be seen now\n", style="bold")
     state = "" if c.state == "healthy" else f" {c.state.upper()}"
     out.append(f"HP {c.hp}/{c.max_hp}", style="bold")
     out.append(state)
@@ -65,7 +67,19 @@ class DetailsPanel(VerticalScroll, can_focus=False):
     """A scrollable panel holding one block of text."""
 
     def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(id="details-where")
         yield Static(id="details-body")
+
+    _where = ""
+
+    def where(self, text: str) -> None:
+        """The square under the cursor and its terrain, on a line of its own: a cursor move
+        over the floor repaints that line only (a changed border title repaints the panel)."""
+        if text != self._where:
+            self._where = text
+            self.query_one("#details-where", Static).update(
+                Text(text, style="italic"), layout=False
+            )
 
     _last: tuple[str, str] | None = None
     _lines = 0
@@ -77,10 +91,16 @@ class DetailsPanel(VerticalScroll, can_focus=False):
         else:
             text = plain(text, newlines=True)  # a string is data, never markup
         key = (text.plain, str(text.spans))
-        self.border_title = plain(fit(title, 60))
+        shown_title = plain(fit(title, 60))
+        if shown_title.plain != str(self.border_title or ""):  # setting it repaints the panel
+            self.border_title = shown_title
         if key == self._last:
             return  # an unchanged panel costs nothing: no repaint, no layout
         self._last = key
         lines = text.plain.count("\n")
-        self.query_one("#details-body", Static).update(text, layout=lines != self._lines)
-        self._lines = lines
+        if lines < self._lines:
+            # Pad to the tallest text shown so far: a shorter text must not shrink the body,
+            # which would lay out the whole screen and flip the scrollbar (two more frames).
+            text.append("\n" * (self._lines - lines))
+        self.query_one("#details-body", Static).update(text, layout=lines > self._lines)
+        self._lines = max(lines, self._lines)

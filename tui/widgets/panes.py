@@ -14,7 +14,7 @@ from textual.geometry import Size
 from textual.widgets import RichLog, Static
 
 from tui.logtext import Line
-from tui.safetext import NAME_CELLS, clean, name, pad
+from tui.safetext import NAME_CELLS, clean, fit, name
 from tui.view import CreatureView, View
 
 BAR = 4
@@ -44,6 +44,13 @@ STATE_WORD = {
 }
 
 
+def shown_hp(c: CreatureView) -> int:
+    """Hit points as the rules count them: dead at minus the bloodied value (S-10), so never
+    below it (a minion killed by 8 damage is not at -7/1); an ffd20 monster dies at 0 (X-HP-1)
+    and then drops out of the list."""
+    return max(c.hp, -(c.max_hp // 2))
+
+
 def hp_bar(c: CreatureView, width: int = BAR) -> Text:
     frac = max(0.0, min(1.0, c.hp / c.max_hp)) if c.max_hp else 0.0
     full = round(frac * width)
@@ -53,31 +60,43 @@ def hp_bar(c: CreatureView, width: int = BAR) -> Text:
     return Text("█" * full, style=style) + Text("░" * (width - full), style="bright_black")
 
 
-def initiative_line(c: CreatureView, current: bool, width: int) -> Text:
-    """One creature: marker, token, name, hp number and bar, state and conditions."""
+def initiative_line(c: CreatureView, current: bool, width: int, masked: bool = False) -> Text:
+    """One creature: marker, token, hp number and bar in fixed columns, then the name and
+    its state and condition codes (the name gives way to them), so columns line up whatever
+    conditions a creature has."""
     mark = ">" if current else " "
-    side_style = "bold bright_cyan" if c.pc else "bold bright_red"
+    side_style = "bold bright_cyan" if c.friendly else "bold bright_red"
     line = Text(mark, style="bold reverse" if current else "")
     line.append(" ")
     line.append(c.label, style=side_style)
-    ai = "*" if (c.pc and c.control == "ai") or (not c.pc and c.control == "player") else " "
-    line.append(ai)
-    hp = f"{c.hp:>3}/{c.max_hp:<3}"
-    tail = Text(" ")
-    tail.append(hp)
-    if c.temp_hp:
-        tail.append(f"+{c.temp_hp}", style="bright_cyan")
-    tail.append(" ")
-    tail.append_text(hp_bar(c))
+    line.append(
+        "*" if (c.pc and c.control == "ai") or (not c.pc and c.control == "player") else " "
+    )
+    if masked:  # a player's view of a creature their side can't see: its hit points unknown
+        line.append("  ?/?  " + "?" * BAR)
+    else:
+        line.append(f"{shown_hp(c):>3}/{c.max_hp:<3}")
+        line.append_text(hp_bar(c))
+    line.append(" ")
     state = STATE_WORD.get(c.state, c.state.upper())
-    extra = " ".join(x for x in (state, "DELAY" if c.delayed else "", c.codes) if x)
+    temp = f"+{c.temp_hp}tmp" if c.temp_hp else ""
+    hidden = "UNSEEN" if c.hidden else ""
+    extra = " ".join(x for x in (temp, state, hidden, "DELAY" if c.delayed else "", c.codes) if x)
+    room = width - len(line)
     if extra:
-        tail.append(" " + extra, style="bold" if state else "")
-    name_width = max(4, width - line.cell_len - tail.cell_len)
-    line.append(pad(c.name, name_width), style="dim" if not c.alive else "")
-    line.append_text(tail)
+        room -= len(extra) + 1
+    line.append(fit(c.name, max(6, room)), style="dim" if not c.alive else "")
+    if extra:
+        line.append(" " + extra, style="bold" if state else "")
     line.truncate(width)
     return line
+
+
+def listed(view: View) -> list[str]:
+    """The creatures the initiative pane lists, in order: the dead drop out, except player
+    characters (whose death the table wants to see)."""
+    order = list(view.order or tuple(view.creatures))
+    return [cid for cid in order if view.creatures[cid].alive or view.creatures[cid].pc]
 
 
 class InitiativePane(Static):
@@ -88,7 +107,7 @@ class InitiativePane(Static):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         view = self._view
-        return len(view.order or view.creatures) if view is not None else 1
+        return max(1, len(listed(view))) if view is not None else 1
 
     def show(self, view: View) -> None:
         self._view = view
@@ -102,7 +121,7 @@ class InitiativePane(Static):
         if view is None:
             return
         width = max(20, self.content_size.width or 36)
-        order = list(view.order or tuple(view.creatures))
+        order = listed(view)
         rows = self.content_size.height or len(order)
         start = 0
         if len(order) > rows and view.current in order:
@@ -113,7 +132,8 @@ class InitiativePane(Static):
         for i, cid in enumerate(shown):
             if i:
                 out.append("\n")
-            out.append_text(initiative_line(view.creatures[cid], cid == view.current, width))
+            c = view.creatures[cid]
+            out.append_text(initiative_line(c, cid == view.current, width, view.fog and c.hidden))
         self.update(out, layout=len(order) != self._rows)
         self._rows = len(order)
         label = "surprise round" if view.surprise else f"round {view.round}"
@@ -125,6 +145,8 @@ class InitiativePane(Static):
 
 class LogPane(RichLog):
     """Scrollback of log lines, coloured by kind; the lines themselves say everything."""
+
+    ALLOW_MAXIMIZE = True  # L enlarges it to the whole screen
 
     def add(self, lines: Iterable[Line]) -> None:
         for ln in lines:
@@ -139,8 +161,9 @@ class LogPane(RichLog):
 
 
 class StatusLine(Static):
-    """Whose turn it is, what actions remain, how much of the fight is saved, and what the
-    current mode expects.
+    """Whose turn it is, what actions remain, how much of the fight is saved (first line),
+    and what the current mode expects, odds included (its own second line, so that at 80
+    columns nothing a player needs is cut off).
 
     `saved N` counts the fight's records (the start, then one per action) that are on disk:
     the app shows a result only after its record is saved, so everything on screen is in the
@@ -169,22 +192,26 @@ class StatusLine(Static):
             out.append("  NOT SAVED", style="bold reverse")
         elif saved >= 0:
             out.append(f"  saved {saved}", style="green")
+        out.append("\n")
         if hint:
-            out.append("  " + hint, style="italic")
+            out.append(hint, style="italic")
         self.show_text(out)
 
     _full: Text | None = None
     _width = 0
 
     def show_text(self, text: Text) -> None:
-        text.plain = clean(text.plain)  # character for character: the styles stay in place
-        text.no_wrap, text.overflow = True, "ellipsis"
+        text.plain = clean(text.plain, newlines=True)  # character for character: styles stay
         width = self.content_size.width or 80
         if text.plain != self._plain or width != self._width:
             self._plain, self._full, self._width = text.plain, text, width
-            shown = text.copy()
-            # cut here, by cells: Textual would drop a whole long word (a name) at the edge
-            shown.truncate(width, overflow="ellipsis")
+            # each of the two lines cut here, by cells: Textual would drop a whole long word
+            # (a name) at the edge
+            rows = text.split("\n")
+            for row in rows:
+                row.truncate(width, overflow="ellipsis")
+            shown = Text("\n").join(rows)
+            shown.no_wrap, shown.overflow = True, "ellipsis"
             self.update(shown, layout=False)
 
     def on_resize(self) -> None:
