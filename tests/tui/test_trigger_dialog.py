@@ -40,7 +40,7 @@ async def test_X_ACT_1_trigger_dialog_shows_the_odds_and_answers_by_key() -> Non
         assert "65% to hit, about 7.2 damage" in text
         assert "before it resolves" in text and "One immediate action a round" in text
         assert LINK_MARKUP[:12] in text, "a hostile name is shown as text"
-        await pilot.press("n")
+        await pilot.press("escape")
         await pilot.pause()
         assert answers == [False]
 
