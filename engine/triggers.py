@@ -49,7 +49,11 @@ def triggered(battle: Battle) -> dict[str, list[tuple[str, Power]]]:
 
 def any_for(battle: Battle, *kinds: str) -> bool:
     """Does anyone in the fight have a power triggered by one of `kinds`?"""
-    table = triggered(battle)
+    table = battle.memo.get(_MEMO)
+    if table is None:
+        table = triggered(battle)
+    if not table:  # the common case: nobody in the fight has one
+        return False
     return any(k in table for k in kinds)
 
 

@@ -406,3 +406,22 @@ def test_check_bad_triggered_powers(tmp_path: Any, extra: str, field: str, messa
     line = line_of(lib, needle)
     error = find(errors, tmp_path / "lib.yaml", line, field)
     assert message in error.message
+
+
+def test_skirmish_check_reports_an_unknown_trigger_in_one_line(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui.cli import main
+
+    bad = trig("gasp", "immediate_reaction", "enemy_waves")
+    lib = {"creatures": [unit("defender", ["gasp"])], "powers": [JAB, SHOT, bad]}
+    import yaml
+
+    path = tmp_path / "lib.yaml"
+    path.write_text(yaml.safe_dump(lib, sort_keys=False))
+    assert main(["check", str(path)]) != 0
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "Traceback" not in text
+    line = next(x for x in text.splitlines() if "trigger.when" in x)
+    assert line.startswith(f"{path}:") and "enemy_waves" in line and "must be one of" in line
