@@ -21,28 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from ai.distances import graph_of, warm_lines
-from ai.naive import NaivePolicy
+from ai.driver import MAX_ACTIONS_PER_TURN as MAX_ACTIONS_PER_TURN  # re-exported: its home
+from ai.driver import POLICIES as POLICIES
+from ai.driver import DriverStep, TurnDriver, make_policy
 from ai.policy import Policy
-from ai.tactical import TacticalPolicy
-from engine.actions import EndTurn, Impossible
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.decisions import Question
 from engine.dice import ScriptedDice, SeededDice
 from engine.encounter import Encounter
-
-MAX_ACTIONS_PER_TURN = 24
-
-
-POLICIES = ("tactical", "naive")
-
-
-def make_policy(name: str) -> Policy:
-    """A fresh policy by name (one per side per fight: policies keep per-fight caches)."""
-    if name == "naive":
-        return NaivePolicy()
-    if name == "tactical":
-        return TacticalPolicy()
-    raise ValueError(f"unknown policy {name!r} (tactical or naive)")
 
 
 @dataclass
@@ -116,26 +102,15 @@ def play(
             prepare(enc)
     enc.start()
     flush()
-    while not enc.over:
-        c = enc.current
-        assert c is not None
-        turn_mark = enc.battle.turn_counter
-        for _ in range(MAX_ACTIONS_PER_TURN):
-            if enc.over or enc.current is None or enc.battle.turn_counter != turn_mark:
-                break
-            choice = policies[c.side].next_action(enc)
-            if choice.decision is not None:
-                result.decision_ms.append(choice.decision.ms)
-            try:
-                enc.apply(choice.action, choice.decision)
-            except Impossible as exc:
-                result.illegal.append(f"{c.id}: {choice.action!r}: {exc.reason}")
-                enc.apply(EndTurn())
-            flush()
-        else:
-            if not enc.over and enc.current is c:
-                enc.apply(EndTurn())
-                flush()
+
+    def note(step: DriverStep) -> None:
+        if step.decision is not None:
+            result.decision_ms.append(step.decision.ms)
+        if step.refused is not None:
+            result.illegal.append(f"{step.who}: {step.chosen!r}: {step.refused}")
+        flush()
+
+    TurnDriver(lambda c: policies[c.side]).run(enc, on_step=note)
     flush()
     b = enc.battle
     result.winner, result.reason, result.rounds = b.winner, b.end_reason or "", b.round

@@ -41,13 +41,14 @@ import platformdirs
 from engine.decisions import Decider
 from engine.dice import DiceSource
 from engine.encounter import Encounter, Record
-from engine.history import History, trace
+from engine.history import History, control_of, trace
 from engine.save import (
     SUFFIX,
     SaveEntry,
     SaveError,
     SaveFile,
     SaveHeader,
+    control_json,
     end_json,
     read_save,
     record_json,
@@ -146,8 +147,11 @@ class Autosaver:
         written: Sequence[Record] = (),
         finished: bool = False,
         next_actor: str | None = None,
+        control: dict[str, str] | None = None,
     ) -> None:
         self.writer = writer
+        self._control = dict(control) if control is not None else None
+        """Who plays whom as the save has it (None: as the encounter has it now)."""
         self._written = list(written)
         self._finished = finished
         self._next_actor = next_actor
@@ -201,7 +205,7 @@ class Autosaver:
         when the save was read under its lock (`SaveWriter.open_existing`)."""
         nxt = enc.current.id if enc.current is not None else None
         writer = writer if writer is not None else SaveWriter.append_to(save)
-        saver = cls(writer, save.records, save.finished is not None, nxt)
+        saver = cls(writer, save.records, save.finished is not None, nxt, save.control)
         if enc.over and save.finished is None:  # stopped before the end marker was written
             saver.sync(enc)
         return saver
@@ -248,6 +252,9 @@ class Autosaver:
                     zip(recs[common:], steps, strict=True), start=common
                 )
             ]
+        control = control_of(enc)
+        if self._control is not None and control != self._control:
+            lines.append(control_json(control))
         if enc.over and not finished:
             lines.append(end_json(enc.battle.winner, enc.battle.end_reason, enc.battle.round))
             finished = True
@@ -257,6 +264,7 @@ class Autosaver:
             self.failure, self._pending = exc, max(1, len(recs) - common)
             raise
         self.failure, self._pending = None, 0
+        self._control = control
         del done[common:]
         done.extend(recs[common:])
         self._finished = finished

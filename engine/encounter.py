@@ -58,6 +58,8 @@ class Encounter:
         self.ruleset_name = ruleset
         self.records: list[Record] = []
         self.started = False
+        self._checked: tuple[tuple[int, int, int, str | None], Action, Any] | None = None
+        """(state stamp, action, plan) of the last action found legal (see `_check`)."""
 
     # --- construction ---------------------------------------------------------------
     @classmethod
@@ -271,6 +273,19 @@ class Encounter:
         return c
 
     def _check(self, action: Action) -> Any:
+        """The plan for `action` if it is legal now (Impossible if not). The last accepted
+        action's plan is kept until anything happens, so that an action the AI validated
+        is not checked again when it is applied (one check per action)."""
+        b = self.battle
+        stamp = (len(b.log), len(self.records), b.turn_counter, b.current)
+        memo = self._checked
+        if memo is not None and memo[0] == stamp and memo[1] == action:
+            return memo[2]
+        plan = self._check_now(action)
+        self._checked = (stamp, action, plan)
+        return plan
+
+    def _check_now(self, action: Action) -> Any:
         if not self.started:
             raise Impossible("the encounter has not started", Refusal.NOT_STARTED)
         c = self._need_current()
@@ -301,26 +316,17 @@ class Encounter:
         rebuild) and `advance(sides, purpose, who)` (roll the seeded part if that roll is
         seeded): the replay then advances the seeded part alongside the recorded faces, so an
         undo in table mode never re-rolls the dice the app rolls."""
-        faces = [f for r in records for f in r.faces]
-        fresh = getattr(live, "fresh", None)
-        if callable(fresh):
-            live = fresh()
-        source = ReplayDice(
-            faces, live if live is not None else SeededDice(seed or 0), advance_live=live is None
-        )
-        enc = cls.create(
-            loaded, seed=seed, dice=source, deciders=deciders, control=control, ruleset=ruleset
-        )
-        b = enc.battle
-        for rec in records:
-            b.scripted_answers = list(rec.answers)
-            if rec.action is None:
-                enc.start()
-            else:
-                enc.apply(rec.action, rec.decision)
-        b.scripted_answers = None
-        enc.records = list(records)
-        return enc
+        from engine.replay import Replay  # the one replay loop builds on this module
+
+        return Replay(
+            loaded,
+            records,
+            seed=seed,
+            ruleset=ruleset,
+            control=control,
+            deciders=deciders,
+            live=live,
+        ).run()
 
 
 class ReplayDice:

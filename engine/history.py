@@ -28,9 +28,10 @@ from typing import Protocol
 
 from engine.actions import Action
 from engine.decisions import Decider
-from engine.dice import DiceSource, ScriptedDice
+from engine.dice import DiceSource
 from engine.encounter import Encounter, Record
 from engine.events import Decision, Logged
+from engine.replay import Replay
 from engine.save import same_record
 
 
@@ -59,25 +60,15 @@ def trace(enc: Encounter) -> list[Step]:
     """A `Step` for each of `enc`'s records, by replaying them with a note taken at each.
     Needed for records applied with no History or Autosaver watching (they note the actor
     as they go), and by the replay viewer to tell which events each action caused."""
-    faces = [f for r in enc.records for f in r.faces]
-    probe = Encounter.create(
+    replay = Replay(
         enc.loaded,
+        enc.records,
         seed=enc.seed,
-        dice=ScriptedDice(faces),
         control=control_of(enc),
         ruleset=enc.ruleset_name,
+        exact=True,
     )
-    b = probe.battle
-    out: list[Step] = []
-    for rec in enc.records:
-        b.scripted_answers = list(rec.answers)
-        actor = b.current
-        if rec.action is None:
-            probe.start()
-        else:
-            probe.apply(rec.action, rec.decision)
-        out.append(Step(actor if rec.action is not None else None, b.round, len(b.log)))
-    return out
+    return [Step(s.actor, s.enc.battle.round, len(s.enc.log)) for s in replay]
 
 
 class History:
@@ -108,7 +99,6 @@ class History:
         if len(self._actors) != len(enc.records):
             raise ValueError(f"{len(self._actors)} actors for {len(enc.records)} records")
         self._future: list[tuple[Record, str | None]] = list(redo)
-        self._players = any(c.control == "player" for c in enc.battle.combatants.values())
 
     # --- reading ------------------------------------------------------------------------
     @property
@@ -133,9 +123,11 @@ class History:
     def _starts(self, actors: Sequence[str | None], lo: int, hi: int) -> list[int]:
         """Positions k in [lo, hi] where a step begins (keeping records[:k] undoes it)."""
         out = []
+        # who plays whom now (the encounter holds it): a person may take over mid-fight
+        players = any(c.control == "player" for c in self.enc.battle.combatants.values())
         for k in range(max(lo, 1), min(hi, len(actors) - 1) + 1):
             who = actors[k]
-            if self._players:
+            if players:
                 if who is not None and self.enc.battle[who].control == "player":
                     out.append(k)
             elif who != actors[k - 1]:
@@ -203,6 +195,10 @@ class History:
             live=self.live,
         )
         self._actors = actors
+        self._sync()
+
+    def sync(self) -> None:
+        """Bring the save up to date now (a change of who plays whom: the saver notes it)."""
         self._sync()
 
     def _sync(self) -> None:

@@ -128,37 +128,51 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
     for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c)):
         provoked.setdefault(i, []).append(enemy)
     start = 0
-    spent = 0
     for i in range(len(path) - 1):
-        if moving_triggers and _step_triggers(battle, c, act.mode, path, i, start, True):
-            start = i  # an interrupt of the step: the mover is still at path[i]
-            if _stopped(battle, c):
-                _settle(battle, c, act.mode, path, i)
-                return
-        for enemy_id in provoked.get(i, []):
-            if i > start:
-                seg_cost = _cost(battle, path[start : i + 1])
-                _segment(battle, c, act.mode, path[start : i + 1], seg_cost)
-                spent += seg_cost
-                start = i
-            battle.ruleset.note_move_opportunity(c, enemy_id, battle.round)  # S-14
-            opportunity_attack(battle, battle[enemy_id], c, path[i])
-            if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
-                _settle(battle, c, act.mode, path, i)  # the move ends where it was hit
-                return
-        if act.mode != "shift" and _readied_trigger(battle, c, act.mode, path, i + 1, start):
-            start = i + 1
-            if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
-                _settle(battle, c, act.mode, path, i + 1)
-                return
-        if moving_triggers and _step_triggers(battle, c, act.mode, path, i, start, False):
-            start = i + 1  # a reaction to the step: the mover has made it
-            if _stopped(battle, c):
-                _settle(battle, c, act.mode, path, i + 1)
-                return
+        start, stop = _step(battle, c, act.mode, path, i, start, provoked, moving_triggers)
+        if stop is not None:
+            _settle(battle, c, act.mode, path, stop)  # the move ends where it was stopped
+            return
     if start < len(path) - 1:
         rest = cost if start == 0 else _cost(battle, path[start:])
         _segment(battle, c, act.mode, path[start:], rest)
+
+
+def _step(
+    battle: Battle,
+    c: Combatant,
+    mode: str,
+    path: list[Square],
+    i: int,
+    start: int,
+    provoked: dict[int, list[str]],
+    triggers: bool,
+) -> tuple[int, int | None]:
+    """What happens around the step from path[i] to path[i+1]: interrupts before it, the
+    opportunity attacks of leaving path[i], then readied actions and reactions once in
+    path[i+1]. Returns (where the unlogged rest of the path starts, the index in `path`
+    where the move stopped or None). Whatever interrupts the move logs the path so far."""
+    if triggers and _step_triggers(battle, c, mode, path, i, start, True):
+        start = i  # an interrupt of the step: the mover is still at path[i]
+        if _stopped(battle, c):
+            return start, i
+    for enemy_id in provoked.get(i, []):
+        if i > start:
+            _segment(battle, c, mode, path[start : i + 1], _cost(battle, path[start : i + 1]))
+            start = i
+        battle.ruleset.note_move_opportunity(c, enemy_id, battle.round)  # S-14
+        opportunity_attack(battle, battle[enemy_id], c, path[i])
+        if _stopped(battle, c):
+            return start, i
+    if mode != "shift" and _readied_trigger(battle, c, mode, path, i + 1, start):
+        start = i + 1
+        if _stopped(battle, c):
+            return start, i + 1
+    if triggers and _step_triggers(battle, c, mode, path, i, start, False):
+        start = i + 1  # a reaction to the step: the mover has made it
+        if _stopped(battle, c):
+            return start, i + 1
+    return start, None
 
 
 def _stopped(battle: Battle, c: Combatant) -> bool:

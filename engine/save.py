@@ -11,6 +11,8 @@ The engine is event-sourced, so a save is the encounter's source plus `Encounter
                       "decision"?, "actor", "round"}
              undo    {"crc", "undo": K}      the records from n=K on were undone
              end     {"crc", "end": {"winner", "reason", "rounds"}}   the fight finished
+             control {"crc", "control": {creature id: player|ai}}   who plays whom changed
+                     (from here on; the last one read is in force, whatever was undone)
 
 Every line begins `{"crc":"xxxxxxxx",` where xxxxxxxx is the CRC32 of the rest of the line as
 written (with its `{` put back), so a damaged or hand-edited line is caught without trusting
@@ -236,6 +238,23 @@ def end_json(winner: str | None, reason: str | None, rounds: int) -> dict[str, A
     return {"end": {"winner": winner, "reason": reason, "rounds": rounds}}
 
 
+def control_json(control: dict[str, str]) -> dict[str, Any]:
+    return {"control": dict(control)}
+
+
+def control_from_json(d: Any, known: dict[str, str]) -> dict[str, str]:
+    """A `control` marker's changes; ValueError unless it maps known creatures to
+    "player" or "ai"."""
+    if not isinstance(d, dict):
+        raise ValueError("'control' is not an object")
+    for cid, who in d.items():
+        if cid not in known:
+            raise ValueError(f"'control' names {str(cid)[:40]!r}, not a creature of this fight")
+        if who not in ("player", "ai"):
+            raise ValueError(f"'control' of {cid!r} is {str(who)[:20]!r}, not player or ai")
+    return dict(d)
+
+
 def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
     """Raise ValueError saying what is malformed (each field checked: `engine.savecheck`)."""
     n = d.get("n")
@@ -297,6 +316,8 @@ class SaveFile:
     """Bytes up to the end of the last good line (a writer truncates a torn tail to this)."""
     updated: float = 0.0
     """The file's modification time."""
+    control: dict[str, str] = field(default_factory=dict)
+    """Who plays each creature now: the header's, with every `control` marker applied."""
 
     @property
     def records(self) -> list[Record]:
@@ -340,7 +361,7 @@ class SaveFile:
                 records,
                 seed=h.seed,
                 ruleset=h.ruleset,
-                control=h.control,
+                control=self.control or h.control,
                 deciders=deciders,
                 live=live,
             )
@@ -466,7 +487,7 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
     data, mtime = _read_bytes(path)
     pieces, torn = _split(path, data)
     header = _check_header(path, pieces[0])
-    fold = _Fold()
+    fold = _Fold(header.control)
     for i, raw in enumerate(pieces[1:], start=2):
         try:
             obj = decode_line(raw)
@@ -486,6 +507,7 @@ def read_save(path: str | os.PathLike[str]) -> SaveFile:
         torn,
         good_size,
         mtime,
+        fold.control,
     )
 
 
@@ -515,10 +537,11 @@ def _split(path: Path, data: bytes) -> tuple[list[bytes], str | None]:
 class _Fold:
     """The records in force, the redo stack and the end marker, one line at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, control: dict[str, str]) -> None:
         self.active: list[SaveEntry] = []
         self.redo: list[SaveEntry] = []
         self.finished: dict[str, Any] | None = None
+        self.control = dict(control)
 
     def add(self, obj: dict[str, Any], line: int) -> None:
         """ValueError saying what is wrong with the line."""
@@ -526,6 +549,8 @@ class _Fold:
             self.record(entry_from_json(obj, line))
         elif "undo" in obj:
             self.undo(obj["undo"])
+        elif "control" in obj:
+            self.control.update(control_from_json(obj["control"], self.control))
         elif "end" in obj:
             end = obj["end"]
             if not isinstance(end, dict) or savecheck.depth(end) > 2:

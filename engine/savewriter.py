@@ -38,6 +38,12 @@ class SaveFailed(SaveError):
     line (`written_bytes`), and a later append retries what is missing."""
 
 
+def fsync(fd: int) -> None:
+    """Make what was written to `fd` durable: every write of a save goes through here (tests
+    that don't test durability swap it for a no-op: see tests/support/saves.py)."""
+    os.fsync(fd)
+
+
 def _fsync_dir(directory: Path) -> None:
     """Make a new directory entry durable (a no-op where directories can't be opened)."""
     try:
@@ -45,7 +51,7 @@ def _fsync_dir(directory: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
+        fsync(fd)
     except OSError:
         pass
     finally:
@@ -109,7 +115,7 @@ class SaveWriter:
             raise SaveError(path, f"can't create the save: {exc.strerror or exc}") from None
         try:
             _write_all(fd, data)
-            os.fsync(fd)
+            fsync(fd)
         except OSError as exc:
             os.close(fd)
             os.unlink(tmp)
@@ -138,7 +144,7 @@ class SaveWriter:
             raise SaveError(path, f"can't create the save: {exc.strerror or exc}") from None
         try:
             _write_all(fd, data)
-            os.fsync(fd)
+            fsync(fd)
         except OSError as exc:
             os.close(fd)
             os.unlink(path)
@@ -225,7 +231,7 @@ class SaveWriter:
         if size > good_size:
             try:
                 os.ftruncate(fd, good_size)
-                os.fsync(fd)
+                fsync(fd)
             except OSError as exc:
                 raise SaveError(path, f"can't repair it: {exc.strerror or exc}") from None
 
@@ -244,7 +250,7 @@ class SaveWriter:
         try:
             self._torn = True
             _write_all(fd, data)
-            os.fsync(fd)
+            fsync(fd)
         except OSError as exc:
             why = f"can't write the save: {exc.strerror or exc}"
             with contextlib.suppress(SaveFailed):
@@ -259,7 +265,7 @@ class SaveWriter:
             return
         try:
             os.ftruncate(fd, self._size)
-            os.fsync(fd)
+            fsync(fd)
         except OSError as exc:
             raise SaveFailed(
                 self.path, f"can't repair the save after a failed write: {exc.strerror or exc}"

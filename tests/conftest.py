@@ -1,6 +1,6 @@
-"""Fixtures shared by every test folder. The helpers live in skirmish_helpers.py, a uniquely
-named module: several folders have a conftest.py, so importing helpers from "conftest" would
-pick whichever one was loaded last."""
+"""Fixtures shared by every test folder. The helpers they use live in `tests.support` (the
+one home of shared test code: several folders have a conftest.py, so importing helpers from
+"conftest" would pick whichever one was loaded last)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from skirmish_helpers import Builder, write_encounter
 
 from engine.content.loader import load_encounter
 from engine.decisions import Decider
 from engine.dice import DiceSource, ScriptedDice, SeededDice
 from engine.encounter import Encounter
+from tests.support.helpers import Builder, write_encounter
+from tests.support.saves import use_fast_saves
+
+
+@pytest.fixture(autouse=True)
+def fast_saves(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves skip fsync (see tests/support/saves.py), except in tests marked `durable`."""
+    if request.node.get_closest_marker("durable") is None:
+        use_fast_saves(monkeypatch)
 
 
 @pytest.fixture

@@ -197,6 +197,7 @@ def test_installed_command_help() -> None:
     assert out.returncode == 0 and "sim" in out.stdout and "check" in out.stdout
 
 
+@pytest.mark.slow
 def test_installed_sim_logs_pass_check_log(tmp_path: Path) -> None:
     """`skirmish sim default --runs 20 --seed 1 --jobs 1 --log-dir tmp`, then check_log.py
     on its logs (tests/soak/soak_conformance.py runs the full 200)."""

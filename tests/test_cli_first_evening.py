@@ -14,7 +14,7 @@ import pytest
 from engine.autosave import Autosaver, list_unfinished
 from engine.content.loader import load_encounter
 from engine.encounter import Encounter
-from tests.soak.fights import play
+from tests.support.fights import play
 from tui.cli import build_parser, main
 from tui.cli_saves import format_listing
 from tui.launch import control_pairs, options_from, resolve_options

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
 from engine.logfile import check_start
 from engine.save import SaveError
-from tests.soak.fights import play
+from tests.support.fights import play
 from tui.cli_saves import check_log, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -203,7 +204,7 @@ def test_replay_of_a_huge_map_log_is_one_line(tmp_path: Path, capsys) -> None:  
         ({"map": {"width": True, "height": 5}}, "a map is"),
     ],
 )
-def test_log_start_fields_are_checked(start: dict, fragment: str) -> None:  # type: ignore[type-arg]
+def test_log_start_fields_are_checked(start: dict[str, Any], fragment: str) -> None:
     start.setdefault("combatants", [{"id": "a", "pos": [0, 0], "hp": 1}])
     with pytest.raises(ValueError, match=fragment):
         check_start(start)

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import types
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -14,9 +15,10 @@ import pytest
 
 from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
-from tests.soak.fights import play
+from tests.support.fights import play
 from tui import cli_saves
-from tui.cli_saves import main, plain_line, when
+from tui.cli_saves import main, when
+from tui.logtext import LogFormatter, names_of_encounter
 
 ROOT = Path(__file__).resolve().parents[1]
 LOADED = load_encounter("default")
@@ -33,8 +35,16 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Path]]:
     """A stand-in for the app's tui.launch that records what it was asked to open."""
     calls: list[tuple[str, Path]] = []
     fake = types.ModuleType("tui.launch")
-    fake.launch_save = lambda path: calls.append(("save", Path(path))) or 0  # type: ignore[attr-defined]
-    fake.launch_replay = lambda path: calls.append(("replay", Path(path))) or 0  # type: ignore[attr-defined]
+
+    def launch(kind: str) -> Callable[[Path], int]:
+        def entry(path: Path) -> int:
+            calls.append((kind, Path(path)))
+            return 0
+
+        return entry
+
+    fake.launch_save = launch("save")  # type: ignore[attr-defined]
+    fake.launch_replay = launch("replay")  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "tui.launch", fake)
     return calls
 
@@ -103,9 +113,9 @@ def test_resume_without_the_app_says_so_in_one_line(no_app, capsys) -> None:  # 
     ],
 )
 def test_bad_files_one_line_exit_1(
-    launched,
-    capsys,
-    tmp_path: Path,  # type: ignore[no-untyped-def]
+    launched: list[tuple[str, Path]],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
     content: bytes,
     fragment: str,
 ) -> None:
@@ -175,15 +185,16 @@ def test_export_text(capsys) -> None:  # type: ignore[no-untyped-def]
     assert len(out) > 20 and all(line.strip() for line in out)
 
 
-def test_export_text_fallback_without_the_apps_formatter(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setitem(sys.modules, "tui.logtext", None)
+def test_export_text_is_the_log_panes_lines(capsys) -> None:  # type: ignore[no-untyped-def]
     enc = play(LOADED, 6, player="naive")
     with Autosaver.create(enc) as saver:
         pass
     assert main(["export", str(saver.path), "--format", "text"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == [x for e in enc.log if (x := plain_line(e)) is not None]
-    assert any(": attacker=" in x for x in out) and "encounter_end" in out[-1]
+    lines = LogFormatter(names_of_encounter(enc)).lines(enc.log)
+    assert out == [f"[{ln.round}] {ln.text}" for ln in lines]
+    assert "hits" in "\n".join(out) or "misses" in "\n".join(out)
+    assert out[-1].split("] ", 1)[1].startswith("The fight is over after")
 
 
 def test_export_to_a_file_never_overwrites_a_save(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -41,6 +41,8 @@ EXAMPLES = """examples:
                                             your characters and monsters as content
   skirmish list                             bundled encounters
   skirmish list --creatures default         its creatures: the ids --control takes, sides
+  skirmish host default --seat kael=alice   host a table (players join over SSH)
+  skirmish join --seat kael                 sit at the table (the seat app)
 """
 
 SIDES_HELP = (
@@ -218,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
+    from tui.table import cli as table_cli  # light: argparse only until a command runs
+
+    table_cli.add_parsers(sub)
     return p
 
 
@@ -242,6 +247,10 @@ def _main(args: argparse.Namespace) -> int:
             return cmd_check(args.files)
         if args.command == "list":
             return cmd_list(args.creatures)
+        if args.command in ("host", "join"):
+            from tui.table import cli as table_cli
+
+            return table_cli.run(args)
         if args.command == "import":
             return cli_import.cmd_import(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export

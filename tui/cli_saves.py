@@ -28,7 +28,6 @@ from tui.safetext import clean
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
     from engine.encounter import Encounter
-    from engine.events import Logged
     from engine.save import SaveFile
 
 # --- parsers ---------------------------------------------------------------------------------
@@ -261,62 +260,10 @@ def jsonl_lines(enc: Encounter) -> list[str]:
 
 
 def text_lines(enc: Encounter) -> list[str]:
-    """The readable log: the app's formatter (tui.logtext) when present, else `plain_line`."""
-    try:
-        logtext: Any = importlib.import_module("tui.logtext")
-    except ImportError:
-        logtext = None
-    if logtext is not None and hasattr(logtext, "format_log"):
-        names = logtext.names_of_encounter(enc)
-        return list(logtext.format_log(enc.log, names))
-    if logtext is not None and hasattr(logtext, "format_event"):
-        out = []
-        for ev in enc.log:
-            line = logtext.format_event(ev, enc.battle)
-            if line is not None:
-                out.append(str(getattr(line, "plain", line)))
-        return out
-    return [line for ev in enc.log if (line := plain_line(ev)) is not None]
+    """The readable log: the one renderer's lines (`tui.logtext`, as the log pane shows)."""
+    from tui.logtext import format_log, names_of_encounter
 
-
-_KEY_FIELDS: dict[str, tuple[str, ...]] = {
-    "initiative": ("id", "total"),
-    "turn_start": ("id",),
-    "move": ("id", "mode", "path", "cost"),
-    "provoke": ("mover", "by", "taken"),
-    "attack": ("attacker", "target", "power", "total", "vs", "defense", "outcome"),
-    "damage": ("target", "amount", "hp_after"),
-    "heal": ("target", "amount", "hp_after"),
-    "effect_start": ("target", "name", "duration"),
-    "effect_end": ("target", "effect", "reason"),
-    "save": ("id", "total", "success"),
-    "death_save": ("id", "natural", "result"),
-    "state": ("id", "state", "hp"),
-    "decision": ("id", "summary"),
-    "encounter_end": ("winner", "reason", "rounds"),
-}
-_SKIP = {"action", "turn_end", "round_start", "initiative_order"}
-
-
-def plain_line(ev: Logged) -> str | None:
-    """A fallback text line for one event (the app's tui.logtext replaces it)."""
-    d = ev.to_json()
-    kind = d["type"]
-    if kind in _SKIP:
-        return None
-    if kind == "encounter_start":
-        return (
-            f"[{ev.round}] {d['encounter']}: {len(d['combatants'])} combatants, "
-            f"ruleset {d['ruleset']}, seed {d['seed']}"
-        )
-    keys = _KEY_FIELDS.get(kind, tuple(k for k in d if k not in ("seq", "type", "round")))
-    parts = []
-    for k in keys:
-        v = d.get(k)
-        if k == "path" and isinstance(v, list) and v:
-            v = "->".join(f"{x},{y}" for x, y in v)
-        parts.append(f"{k}={v}")
-    return f"[{ev.round}] {kind}: " + " ".join(parts)
+    return format_log(enc.log, names_of_encounter(enc))
 
 
 def is_save(path: Path) -> bool:

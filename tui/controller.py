@@ -17,6 +17,7 @@ carries the count of durable records; the status line shows it (the kill soak re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -28,13 +29,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import autosave
-from engine.actions import Action, EndTurn, Impossible
+from engine.actions import Action, Impossible
 from engine.content.loader import LoadedEncounter
 from engine.decisions import InvalidAnswer, Question
 from engine.dice import DiceRequest, InvalidFace, ManualDice, SeededDice
 from engine.encounter import Encounter
 from engine.events import Logged
-from engine.history import History
+from engine.history import History, control_of
 from engine.save import SUFFIX, SaveError, read_save
 from engine.visibility import Known, knowledge
 from tui.logtext import Names, format_log, names_of_encounter
@@ -42,12 +43,14 @@ from tui.options import GameOptions, options_from_save
 from tui.view import View, friends_of, take
 
 if TYPE_CHECKING:
+    from ai.driver import TurnDriver
     from ai.policy import Policy
+    from engine.events import Decision
+    from engine.state import Combatant
 
 T = TypeVar("T")
 __all__ = ["GameOptions"]  # re-exported: where it was defined before tui.options
 
-MAX_AI_ACTIONS_PER_TURN = 24
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 5.0
 """A failed save is retried after half a second, then less and less often, up to every 5 s."""
@@ -183,6 +186,9 @@ class Controller:
         self._answers: queue.Queue[Any] = queue.Queue()
         self._side = {cd.id: cd.side for cd in loaded.spec.combatants}
         self._policies: dict[str, Policy] = {}
+        """One per side, kept for the whole fight (undo included: the AI keys what it
+        remembers by the fight, not by the encounter object an undo replaces)."""
+        self._turns: TurnDriver | None = None
         self._fallback = SeededDice(options.seed + 7919)
         self._live = self._dice()
         self.hist = History(self._create(), deciders=self._decider, live=self._live)
@@ -190,9 +196,12 @@ class Controller:
         """The save this fight was resumed from (None: a new fight)."""
         self.save_problem: str | None = None
         """Why this fight is not being saved, if it isn't."""
-        self.control: dict[str, str] = {
-            c.id: c.control for c in self.enc.battle.combatants.values()
-        }
+        self.all_seeing = False
+        """The views are the GM's whoever plays whom (a table's host: it cuts each seat's
+        view from them, `tui.table.views`)."""
+        self.save_dir: Path | None = None
+        """Where a new fight's autosave goes (None: the autosave folder); a table's host
+        keeps its save in its private directory."""
         self.names: Names = names_of_encounter(self.enc)
         self._sent = 0
         self._known: dict[str, Known] = {}
@@ -211,7 +220,7 @@ class Controller:
         every record): call it off the UI thread."""
         save = read_save(path)
         h = save.header
-        options = options_from_save(h.encounter, h.seed, h.ruleset, h.control, h.meta, base)
+        options = options_from_save(h.encounter, h.seed, h.ruleset, save.control, h.meta, base)
         try:
             loaded = save.content
         except ValueError as exc:  # ContentErrors is a ValueError too
@@ -229,7 +238,6 @@ class Controller:
             redo=[(e.record, e.actor) for e in save.redo],
         )
         ctl.resumed_from = save.path
-        ctl.control = {c.id: c.control for c in ctl.enc.battle.combatants.values()}
         return ctl
 
     # --- construction -----------------------------------------------------------------
@@ -237,6 +245,12 @@ class Controller:
     def enc(self) -> Encounter:
         """The encounter now (undo and redo replace it: read it afresh each time)."""
         return self.hist.enc
+
+    @property
+    def control(self) -> dict[str, str]:
+        """Who plays each creature ("player" or "ai"), by id: read from the encounter, the one
+        place that holds it (undo, redo and resume rebuild it from there and the save)."""
+        return control_of(self.enc)
 
     @property
     def save_path(self) -> Path | None:
@@ -281,7 +295,7 @@ class Controller:
         """Whose eyes the screen shows (issue 12 item 15): the sides of the creatures a person
         plays. None: everything, hidden creatures marked, for the GM (dice typed at the table,
         GM step mode) and for someone watching the AI play every creature."""
-        if self.options.manual_dice or self.step_mode:
+        if self.options.manual_dice or self.step_mode or self.all_seeing:
             return None
         sides = {self._side[c] for c, ctl in self.control.items() if ctl == "player"}
         return sides or None
@@ -294,21 +308,32 @@ class Controller:
         eyes = sides if sides is not None else friends_of(self.enc)
         viewers = [c.id for c in b.combatants.values() if c.side in eyes]
         self._known = knowledge(b, viewers, self._known)
-        return take(self.enc, self.control, self._known, fog=sides is not None)
+        return take(self.enc, self._known, fog=sides is not None)
 
     # --- answering the engine -------------------------------------------------------------
     def _policy(self, side: str) -> Policy:
         if side not in self._policies:
-            from ai.sim import make_policy  # the AI loads with the first AI decision
+            from ai.driver import make_policy  # the AI loads with the first AI decision
 
             self._policies[side] = make_policy(self.options.policy)
         return self._policies[side]
+
+    def _playing(self, c: Combatant) -> Policy | None:
+        """The policy that plays `c` (None: a person does)."""
+        return self._policy(c.side) if c.control == "ai" else None
+
+    def _driver(self) -> TurnDriver:
+        if self._turns is None:
+            from ai.driver import TurnDriver
+
+            self._turns = TurnDriver(self._playing)
+        return self._turns
 
     def answer(self, q: Question[Any]) -> Any:
         """The engine's question, from the worker thread: a person or the AI answers. A
         question with no dialog, or nothing to choose, takes its default; a person's answer
         the question refuses is asked again."""
-        if self.control.get(q.who) != "player":
+        if self.enc.battle[q.who].control != "player":
             return self._policy(self._side.get(q.who, "")).answer(self.enc, q)
         if not q.asks_person or not q.choice():
             return q.default()
@@ -384,7 +409,11 @@ class Controller:
                 return
             try:
                 self.hist = autosave.begin(
-                    self.enc, deciders=self._decider, live=self._live, meta=self.options.meta()
+                    self.enc,
+                    deciders=self._decider,
+                    live=self._live,
+                    meta=self.options.meta(),
+                    directory=self.save_dir,
                 )
             except (SaveError, OSError) as exc:  # play on, unsaved, and say so
                 self.save_problem = str(exc)
@@ -436,34 +465,25 @@ class Controller:
             if n == 0:
                 self.notify(Refused(f"nothing to {'undo' if undo else 'redo'}"))
                 return
-            self._policies.clear()  # their per-fight caches knew the encounter just replaced
             self._sent = 0
             self._publish(reset=True)
 
     def _autoplay(self) -> None:
-        count, last = 0, None
+        """The AI's turns, one action at a time through the one turn driver (`ai.driver`),
+        each durable and published before the next; a person's turn or the end stops it."""
         while True:
             with self.lock:
-                c = self.enc.current
-                if self.enc.over or c is None or self.control.get(c.id) != "ai":
-                    return
-                if c.id != last:
-                    count, last = 0, c.id
+                c = self._driver().actor(self.enc)
+            if c is None:
+                return
             self._pause(c.id)
             with self.lock:
-                c = self.enc.current
-                if self.enc.over or c is None or self.control.get(c.id) != "ai":
+                if self._driver().step(self.enc, self._apply_durably) is None:
                     return
-                count += 1
-                if count > MAX_AI_ACTIONS_PER_TURN:
-                    self._durable(self.hist.apply, EndTurn())
-                else:
-                    choice = self._policy(c.side).next_action(self.enc)
-                    try:
-                        self._durable(self.hist.apply, choice.action, choice.decision)
-                    except Impossible:
-                        self._durable(self.hist.apply, EndTurn())
                 self._publish()
+
+    def _apply_durably(self, action: Action, decision: Decision | None) -> list[Logged]:
+        return self._durable(self.hist.apply, action, decision) or []
 
     def _pause(self, who: str) -> None:
         if self.step_mode:
@@ -513,11 +533,15 @@ class Controller:
         return cur is not None and not view.over and self.control.get(cur) == "player"
 
     def toggle_control(self, cid: str) -> str:
-        new = "ai" if self.control.get(cid) == "player" else "player"
-        self.control[cid] = new
-        with self.lock:  # undo steps follow who plays whom now, and rebuilds keep it
-            self.enc.battle[cid].control = new
-        return new
+        """Hand `cid` to the AI or to a person. Held by the encounter (undo and redo rebuild
+        with it) and noted in the save at once (resume keeps it)."""
+        with self.lock:
+            c = self.enc.battle[cid]
+            c.control = "ai" if c.control == "player" else "player"
+            # the UI thread never waits for a full disk: the next sync writes it then
+            with contextlib.suppress(autosave.SaveFailed):
+                self.hist.sync()
+            return c.control
 
     def can_undo(self) -> bool:
         return self.hist.can_undo()

@@ -20,12 +20,12 @@ from typing import Any
 
 from engine import events as E
 from engine.actions import Action
-from engine.dice import ScriptedDice
 from engine.encounter import Encounter
 from engine.grid import BattleMap, Cell, Obscured, Terrain
 from engine.handlers import describe_action
 from engine.history import control_of
 from engine.logfile import check_start, first_event, read_log_lines
+from engine.replay import Replay
 from engine.save import SaveError, read_save, replay_failure
 from engine.savecheck import loads
 from tui.glyphs import friendly_sides, token_letters
@@ -86,40 +86,36 @@ def load_timeline(path: str | Path) -> Timeline:
 
 # --- saves: exact ---------------------------------------------------------------------------
 def describe(action: Action | None, actor: str | None, names: Names) -> str:
+    """An action in a few words, with the names a person knows (its handler's `describe`)."""
     if action is None:
         return "the fight starts"
     return describe_action(action, names.who(actor), names)
 
 
 def save_timeline(enc: Encounter, source: Path) -> Timeline:
-    """Step through `enc`'s records: replayed one at a time, a view taken after each (the
-    way `engine.history.trace` notes each record's place)."""
-    faces = [f for r in enc.records for f in r.faces]
+    """Step through `enc`'s records (the engine's one replay loop), a view taken after each."""
     control = control_of(enc)
-    probe = Encounter.create(
+    replay = Replay(
         enc.loaded,
+        enc.records,
         seed=enc.seed,
-        dice=ScriptedDice(faces),
         control=control,
         ruleset=enc.ruleset_name,
+        exact=True,
     )
-    b = probe.battle
     names = names_of_encounter(enc)
     stops: list[Stop] = []
     views: list[View] = []
-    for rec in enc.records:
-        b.scripted_answers = list(rec.answers)
-        actor = b.current
-        taken_in = b.round  # an end of turn that starts round 4 was taken in round 3
-        if rec.action is None:
-            probe.start()
-            taken_in = b.round
-        else:
-            probe.apply(rec.action, rec.decision)
-        stops.append(Stop(describe(rec.action, actor, names), taken_in, len(b.log)))
-        views.append(take(probe, control))
+    before = 0  # the round each record was taken in: an end of turn that starts round 4
+    for step in replay:  # was taken in round 3 (the start: the round it begins)
+        b = step.enc.battle
+        taken_in = b.round if step.record.action is None else before
+        stops.append(Stop(describe(step.record.action, step.actor, names), taken_in, len(b.log)))
+        views.append(take(step.enc))
+        before = b.round
+    log = list(replay.enc.log)
     return Timeline(
-        enc.loaded.source, source, enc.loaded.bmap, names, list(b.log), stops, views.__getitem__
+        enc.loaded.source, source, enc.loaded.bmap, names, log, stops, views.__getitem__
     )
 
 
@@ -370,7 +366,7 @@ def log_timeline(path: Path) -> Timeline:
         chunk = items[cuts[k] : cuts[k + 1]]
         for item in chunk:
             follower.feed(item)
-        label = "the fight starts" if k == 0 else _log_label(chunk, names, fmt)
+        label = describe(None, None, names) if k == 0 else _log_label(chunk, names, fmt)
         taken_in = follower.round if k == 0 else chunk[0].round  # the round it happened in
         stops.append(Stop(label, taken_in, cuts[k + 1]))
         views.append(follower.view())

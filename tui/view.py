@@ -215,12 +215,13 @@ def _actions_left(enc: Encounter) -> tuple[bool, bool, bool]:
 
 def take(
     enc: Encounter,
-    control: dict[str, str],
     known: dict[str, Known] | None = None,
     fog: bool = False,
 ) -> View:
-    """Build a view; the caller holds the engine lock. `known`: what your side knows of each
-    creature (`engine.visibility`); `fog`: hide what it can't see (a player's view)."""
+    """Build a view; the caller holds the engine lock. Who plays whom is read from the
+    encounter (`Combatant.control`, the one place that holds it). `known`: what your side
+    knows of each creature (`engine.visibility`); `fog`: hide what it can't see (a player's
+    view)."""
     b = enc.battle
     friends = friends_of(enc)
     letters = token_letters(
@@ -255,7 +256,7 @@ def take(
             action_points=c.action_points,
             second_wind_used=c.second_wind_used,
             delayed=c.delayed,
-            control=control.get(c.id, c.control),
+            control=c.control,
             powers=tuple(_power_view(enc, c, p) for p in c.powers),
             role=c.creature.role or ("hero" if c.pc else "monster"),
             level=c.level,

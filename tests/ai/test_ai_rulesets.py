@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai_fixtures import BOLT, DEF, SLAM
-from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc
-
 from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn, FullAttack, Move, UsePower, Withdraw
 from engine.encounter import Encounter
 from engine.events import Provoke
+from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, DEF, FIGHTER, SLAM, mon, pc
 
 OPEN = "\n".join(["........."] * 7)
 STRIKE = {
@@ -68,7 +66,7 @@ def setup(build: Any, combatants: list[dict[str, Any]], ruleset: str, seed: int 
         OPEN,
         combatants,
         creatures=CREATURES,
-        powers=[BASIC_MELEE, STRIKE, BOLT, SLAM],
+        powers=[BASIC_MELEE, STRIKE, BOLT_VS_AC, SLAM],
         seed=seed,
         ruleset=ruleset,
     )

@@ -10,16 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ai_fixtures import BOLT, DEF, SLAM
-from skirmish_helpers import BASIC_MELEE, CLAW, FIGHTER, mon, pc
 
 from ai.tactical import TacticalPolicy
-from engine.actions import Action, EndTurn, Move, UsePower
+from engine.actions import Move, UsePower
 from engine.encounter import Encounter
-from engine.events import Decision, Provoke
+from engine.events import Attack, Provoke
 from engine.grid import distance, threatened_squares
-
-OPEN_9x7 = "\n".join(["........."] * 7)
+from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, CLAW, FIGHTER, SLAM, mon, pc
+from tests.support.scenarios import OPEN_9x7, monster, play_turn, until_turn
 
 FLAME = {
     "id": "flame",
@@ -43,21 +41,6 @@ PIKE = {
 }
 
 
-def monster(cid: str, role: str, powers: list[str], **kw: Any) -> dict[str, Any]:
-    return {
-        "id": cid,
-        "name": cid.title(),
-        "role": role,
-        "level": 1,
-        "hp": 30,
-        "defenses": DEF,
-        "speed": 6,
-        "initiative": 2,
-        "powers": powers,
-        **kw,
-    }
-
-
 PIKEMAN_PC = {
     **FIGHTER,
     "id": "pikeman",
@@ -74,42 +57,13 @@ CREATURES = [
     monster("mage", "controller", ["flame", "bolt"]),
     monster("brute", "brute", ["slam"]),
 ]
-POWERS = [BASIC_MELEE, CLAW, BOLT, FLAME, SLAM, PIKE]
+POWERS = [BASIC_MELEE, CLAW, BOLT_VS_AC, FLAME, SLAM, PIKE]
 
 
 def setup(
     build: Any, combatants: list[dict[str, Any]], grid: str = OPEN_9x7, seed: int = 3
 ) -> Encounter:
     return build(grid, combatants, creatures=CREATURES, powers=POWERS, seed=seed)
-
-
-def until_turn(enc: Encounter, cid: str) -> None:
-    """Pass everyone else's turns (no action taken) until `cid` is the creature acting."""
-    for _ in range(50):
-        assert enc.current is not None
-        if enc.current.id == cid:
-            return
-        enc.apply(EndTurn())
-    raise AssertionError(f"{cid} never got a turn")
-
-
-def play_turn(enc: Encounter, policy: TacticalPolicy) -> tuple[list[Action], list[Decision]]:
-    """Let the policy play the current creature's whole turn; the actions and decisions."""
-    c = enc.current
-    assert c is not None
-    mark = enc.battle.turn_counter
-    actions: list[Action] = []
-    decisions: list[Decision] = []
-    for _ in range(12):
-        if enc.over or enc.current is not c or enc.battle.turn_counter != mark:
-            break
-        choice = policy.next_action(enc)
-        assert enc.validate(choice.action) is None
-        actions.append(choice.action)
-        if choice.decision is not None:
-            decisions.append(choice.decision)
-        enc.apply(choice.action, choice.decision)
-    return actions, decisions
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -131,7 +85,7 @@ def test_skirmisher_moves_to_the_flanking_square(build: Any, seed: int) -> None:
     assert moves and moves[0].path[-1] == (4, 3)
     attack = next(a for a in actions if isinstance(a, UsePower))
     assert attack.targets == ("hero",)
-    rolled = [lg.event for lg in enc.log if lg.type == "attack"]
+    rolled = [lg.event for lg in enc.log if isinstance(lg.event, Attack)]
     assert rolled and rolled[-1].combat_advantage and rolled[-1].flanking
     assert "flank" in decisions[0].summary
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ai_fixtures import BOLT
-from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc
 
 from ai.naive import NaivePolicy
 from ai.roles import weights_for
@@ -23,7 +21,8 @@ from engine.encounter import Encounter
 from engine.events import Attack
 from engine.forced import forced_options
 from engine.grid import distance_map
-from tests.ai.test_ai_scenarios import CLAW, DEF, OPEN_9x7, monster, play_turn, until_turn
+from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, CLAW, DEF, FIGHTER, mon, pc
+from tests.support.scenarios import OPEN_9x7, monster, play_turn, until_turn
 
 WARD = {
     "id": "ward",
@@ -108,7 +107,7 @@ SHOVE = {
     "attack": {"bonus": 6, "vs": "fortitude"},
     "hit": {"damage": {"dice": "1d6", "bonus": 2}, "forced": {"kind": "slide", "distance": 2}},
 }
-POWERS = [BASIC_MELEE, CLAW, BOLT, WARD, SNARE, MELT, RENEW, MEND, SHOVE]
+POWERS = [BASIC_MELEE, CLAW, BOLT_VS_AC, WARD, SNARE, MELT, RENEW, MEND, SHOVE]
 CREATURES = [
     FIGHTER,
     monster("warden", "soldier", ["claw", "ward"]),

@@ -31,12 +31,11 @@ if str(ROOT) not in sys.path:
 if str(ROOT / "tests") not in sys.path:
     sys.path.insert(0, str(ROOT / "tests"))
 
-from skirmish_helpers import BASIC_MELEE, FIGHTER, mon, pc, write_encounter  # noqa: E402
-
 from engine.actions import EndTurn, UsePower  # noqa: E402
 from engine.content.loader import load_encounter  # noqa: E402
 from engine.encounter import Encounter  # noqa: E402
 from engine.powers import resolve  # noqa: E402
+from tests.support.helpers import BASIC_MELEE, FIGHTER, mon, pc, write_encounter  # noqa: E402
 
 TARGET = 30_000
 DUMMY = {

@@ -17,10 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: tests.support
 
-from hostile import NAMES
-
+from tests.support.hostile import NAMES
 from tui import logtext, safetext
 
 ASCII = ["Goblin Cutter", "Kara", "Brak the Bold", "Orc Berserker 3"]
@@ -50,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from engine.content.loader import load_encounter
     from engine.encounter import Encounter
-    from tests.soak.fights import AI_ONLY, play
+    from tests.support.fights import AI_ONLY, play
 
     loaded = load_encounter("default")
     enc: Encounter = play(loaded, 3, control=AI_ONLY)
@@ -59,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     reps = 3 if args.quick else 20
     with_clean = per_call_us(lambda: logtext.LogFormatter(names).lines(events), reps)
     original = logtext.clean
-    logtext.clean = lambda text, **_: text  # type: ignore[assignment]
+    logtext.clean = lambda text, **_: text
     try:
         without = per_call_us(lambda: logtext.LogFormatter(names).lines(events), reps)
     finally:

@@ -26,7 +26,7 @@ from engine.actions import EndTurn
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.encounter import Encounter
 from engine.save import read_save
-from tests.soak.fights import AI_ONLY
+from tests.support.fights import AI_ONLY
 
 
 def long_fight_content(folder: Path, factor: int = 4) -> LoadedEncounter:

@@ -16,6 +16,7 @@ import yaml
 from engine.content.bundled import bundled_encounters, bundled_files, check_files
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.content.schema import Creature, EffectSpec, Library, Outcome, Power
+from engine.grid import Cell
 from engine.grid.terrain import Terrain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +55,7 @@ def effects(p: Power) -> Iterator[EffectSpec]:
 # --- check and list ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_skirmish_check_passes_on_all_bundled_content(capsys: pytest.CaptureFixture[str]) -> None:
     from tui.cli import main
 
@@ -210,7 +212,7 @@ def test_monster_numbers_are_4e_like(creature: Creature) -> None:
 # --- the encounters ----------------------------------------------------------------------
 
 
-def _cells(loaded: LoadedEncounter) -> list:  # type: ignore[type-arg]
+def _cells(loaded: LoadedEncounter) -> list[Cell]:
     return [loaded.bmap.cell(sq) for sq in loaded.bmap.squares()]
 
 

@@ -6,9 +6,9 @@ import pickle
 from pathlib import Path
 
 import pytest
-from test_content_helpers import ENC, LIB, find, line_of, load_errors, write
 
 from engine.content import ContentErrors, load_encounter
+from tests.support.content_errors import ENC, LIB, find, line_of, load_errors, write
 
 
 def test_yaml_syntax_error(tmp_path: Path) -> None:

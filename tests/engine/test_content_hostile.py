@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from test_content_helpers import ENC, LIB, line_of, load_errors
 
 from engine.content import ContentError, ContentErrors, load_encounter, load_library
 from engine.content.bundled import check_files
@@ -25,6 +24,7 @@ from engine.content.limits import (
     MAX_VALUES,
 )
 from engine.dice import EXACT_WORK, DiceExpr
+from tests.support.content_errors import ENC, LIB, line_of, load_errors
 
 
 def check_one(

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_content_helpers import ENC, LIB, line_of, write
 
 from engine.content import (
     ContentErrors,
@@ -24,6 +23,7 @@ from engine.content import (
 )
 from engine.content import schema as schema_module
 from engine.content.docs import CONDITIONS_END, CONDITIONS_START, conditions_markdown
+from tests.support.content_errors import ENC, LIB, line_of, write
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "content.md"

@@ -8,8 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Builder, events
-from test_rules_movement import fight, mon
 
 from engine.actions import Move
 from engine.decisions import (
@@ -25,6 +23,8 @@ from engine.decisions import (
 from engine.dice import DiceRequest, InvalidFace, ManualDice
 from engine.encounter import Encounter
 from engine.events import Provoke
+from tests.support.helpers import Builder, events
+from tests.support.movement import fight, mon
 
 OA = OpportunityQuestion("e", "m", (1, 1), "claw")
 SAVES = SaveOrderQuestion("m", ("e1", "e2"))
@@ -72,7 +72,8 @@ def test_each_question_refuses_a_bad_answer_with_a_reason(q: Question[Any], raw:
 
 def test_defaults_are_valid_answers_and_what_the_auto_decider_gives() -> None:
     auto = AutoDecider()
-    for q in (OA, SAVES, PUSH, BACK):
+    questions: tuple[Question[Any], ...] = (OA, SAVES, PUSH, BACK)
+    for q in questions:
         assert q.check(q.default()) == q.default() == auto.answer(q)
     assert (OA.default(), SAVES.default(), PUSH.default(), BACK.default()) == (
         True,

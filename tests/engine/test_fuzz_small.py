@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,12 +23,14 @@ from tests.soak.fuzzlib import fuzz
 pytestmark = pytest.mark.timeout(300)
 
 
+@pytest.mark.slow  # the soak fuzzer at small counts: still ~40 s
 def test_content_fuzzer_small() -> None:
     report = fuzz(fuzz_content.run, fuzz_content.cases(200, seed=17, sim_every=33), workers=2)
     assert report.cases == 200
     assert not report.crashes and not report.hangs and not report.memory, report.details()
 
 
+@pytest.mark.slow  # the soak fuzzer at small counts: still ~30 s
 def test_save_fuzzer_small() -> None:
     fuzz_saves.SEED_SAVE = fuzz_saves.make_seed_save(records=20)
     report = fuzz(fuzz_saves.run, range(17_000_000, 17_000_200), workers=2)
@@ -69,7 +72,7 @@ JSON = st.recursive(
         JSON,
     )
 )
-def test_any_action_json_is_an_action_or_a_value_error(data: dict) -> None:  # type: ignore[type-arg]
+def test_any_action_json_is_an_action_or_a_value_error(data: dict[str, Any]) -> None:
     if "action" not in data or not isinstance(data.get("action"), str):
         data["action"] = "move"
     try:

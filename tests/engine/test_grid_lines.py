@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -168,6 +169,7 @@ def maps(draw: st.DrawFn) -> BattleMap:
     return BattleMap.from_ascii(rows)
 
 
+@pytest.mark.slow  # 300 random maps
 @settings(max_examples=300, deadline=None)
 @given(maps(), st.data())
 def test_cover_and_effect_match_reference_on_random_maps(
@@ -182,6 +184,7 @@ def test_cover_and_effect_match_reference_on_random_maps(
     assert line_of_effect(bmap, [a], [t]) == ref_line_of_effect(bmap, a, t)
 
 
+@pytest.mark.slow  # 100 random maps
 @settings(max_examples=100, deadline=None)
 @given(maps(), st.data())
 def test_large_creatures_cover_matches_reference(bmap: BattleMap, data: st.DataObject) -> None:

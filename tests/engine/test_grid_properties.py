@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 import networkx as nx
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,6 +72,7 @@ def check_path_by_terrain(bmap: BattleMap, occ: Occupancy, path: list[Sq]) -> in
     return cost
 
 
+@pytest.mark.slow  # 200 random worlds
 @settings(max_examples=200, deadline=None)
 @given(worlds(), st.integers(0, 8))
 def test_reachable_paths_are_legal_and_within_budget(
@@ -87,6 +89,7 @@ def test_reachable_paths_are_legal_and_within_budget(
             assert check.ok and check.cost == cost
 
 
+@pytest.mark.slow  # 200 random worlds
 @settings(max_examples=200, deadline=None)
 @given(worlds(), st.data())
 def test_cheapest_path_is_legal_and_optimal(

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import pytest
-from skirmish_helpers import Builder, events, mon
-from test_rules_actions import POWERS, UNIT
 
 from engine import actions as A
 from engine.actions import Action, Impossible, action_from_json
@@ -21,6 +19,8 @@ from engine.handlers.base import Naming, spend, spend_check
 from engine.refusals import Refusal
 from engine.save import describe
 from engine.state import Combatant
+from tests.support.actions import POWERS, UNIT
+from tests.support.helpers import Builder, events, mon
 
 GRID = "..........\n..........\n"
 

@@ -16,7 +16,7 @@ from engine.content.loader import load_encounter
 from engine.encounter import Encounter
 from engine.history import History, control_of, trace
 from engine.save import read_save, same_record
-from tests.soak.fights import (
+from tests.support.fights import (
     AI_ONLY,
     RandomDecider,
     fingerprint,
@@ -55,6 +55,7 @@ ops = st.lists(
 )
 
 
+@pytest.mark.slow  # 25 random undo/redo scripts
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), control=st.sampled_from([MIXED, AI_ONLY]), script=ops)
 def test_undo_redo_equals_replay_without_the_undone_actions(seed, control, script) -> None:  # type: ignore[no-untyped-def]
@@ -217,7 +218,8 @@ def test_undo_and_redo_are_kept_in_the_save(tmp_path: Path) -> None:
     assert save.records == hist.records and [e.record for e in save.redo] == [
         r for r, _ in hist.redo_stack
     ]
-    hist.saver.close()  # type: ignore[union-attr]  (the crash)
+    assert isinstance(hist.saver, autosave.Autosaver)
+    hist.saver.close()  # the crash
     again = autosave.resume(path)
     assert fingerprint(again.enc) == undone and again.can_redo()
     while again.redo():

@@ -4,6 +4,7 @@ starts fast and runs where no terminal is."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -75,3 +76,85 @@ def test_the_headless_commands_do_not_load_textual() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "CLEAN"
+
+
+# --- the contracts, over every import statement -------------------------------------------
+# The fresh-interpreter tests above see what importing a module loads; these read every
+# `import` in the source (inside functions and `if TYPE_CHECKING:` too, which a fresh import
+# never runs), so a lazy import that would break the layering is caught as well.
+
+FORBIDDEN: dict[str, set[str]] = {
+    "engine": {"ai", "tui", "textual"},
+    "ai": {"tui", "textual"},
+}
+
+
+def imports_of(path: Path, package: str | None = None) -> list[tuple[int, str, tuple[str, ...]]]:
+    """Every import in `path`: (line, module, names imported from it), relative ones made
+    absolute (`package`: the module's package, by default from where it is under ROOT)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    if package is None:
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    out: list[tuple[int, str, tuple[str, ...]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((node.lineno, a.name, ()) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, module] if module else base)
+            out.append((node.lineno, module, tuple(a.name for a in node.names)))
+    return out
+
+
+def sources(top: str) -> list[Path]:
+    return sorted((ROOT / top).rglob("*.py"))
+
+
+def where(path: Path, line: int) -> str:
+    return f"{path.relative_to(ROOT)}:{line}"
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_no_import_anywhere_breaks_the_layers(package: str) -> None:
+    bad = [
+        f"{where(path, line)}: {module}"
+        for path in sources(package)
+        for line, module, _ in imports_of(path)
+        if module.split(".")[0] in FORBIDDEN[package]
+    ]
+    assert len(sources(package)) > 10
+    assert bad == [], f"{package} must not import {sorted(FORBIDDEN[package])}"
+
+
+def _private(module: str, names: tuple[str, ...]) -> list[str]:
+    parts = module.split(".")
+    if parts[0] != "engine":
+        return []
+    hidden = [p for p in parts[1:] if p.startswith("_") and p != "__future__"]
+    hidden += [n for n in names if n.startswith("_") and n != "__version__"]
+    return hidden
+
+
+@pytest.mark.parametrize("package", ["ai", "tui"])
+def test_nothing_outside_the_engine_imports_its_private_parts(package: str) -> None:
+    bad = [
+        f"{where(path, line)}: {module} {names}"
+        for path in sources(package)
+        for line, module, names in imports_of(path)
+        if _private(module, names)
+    ]
+    assert bad == []
+
+
+def test_the_contract_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "def f():\n    from tui.app import SkirmishApp\n    from .battle import _x\n",
+        encoding="utf-8",
+    )
+    got = imports_of(probe, "engine")
+    assert got == [(2, "tui.app", ("SkirmishApp",)), (3, "engine.battle", ("_x",))]
+    assert _private("engine.battle", ("_x",)) == ["_x"]
+    assert _private("engine._cache", ("thing",)) == ["_cache"]

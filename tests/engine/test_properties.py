@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from skirmish_helpers import FIGHTER, GOBLIN, NAIVE, write_encounter
 
 from ai.sim import play
 from engine.content.loader import LoadedEncounter, load_encounter
@@ -24,6 +23,7 @@ from engine.decisions import AutoDecider
 from engine.dice import ScriptedDice
 from engine.encounter import Encounter
 from engine.grid import footprint
+from tests.support.helpers import FIGHTER, GOBLIN, NAIVE, write_encounter
 
 SETTINGS = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -90,7 +90,7 @@ def check_hp(log: list[dict[str, Any]]) -> None:
         if t == "death_save" and rec["result"] == "fail":
             failures[rec["id"]] += 1
         if t in ("damage", "heal", "death_save"):
-            cid = rec.get("target", rec.get("id"))
+            cid: str = rec["target"] if "target" in rec else rec["id"]
             if t != "death_save":
                 hp[cid] = rec["hp_after"]
             want = expected_state(who[cid], hp[cid], failures[cid])
@@ -105,12 +105,14 @@ def check_hp(log: list[dict[str, Any]]) -> None:
             assert not owed, f"state changes not logged: {owed}"
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_hp_bookkeeping_and_states_follow_hp(seed: int) -> None:
     check_hp(lines(fight(seed)))
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_every_fight_ends(seed: int) -> None:
@@ -124,6 +126,7 @@ def test_property_every_fight_ends(seed: int) -> None:
         assert standing == ({end["winner"]} if end["winner"] else set())
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_same_seed_same_log(seed: int) -> None:
@@ -131,6 +134,7 @@ def test_property_same_seed_same_log(seed: int) -> None:
     assert lines(again) == lines(fight(seed))
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_replaying_the_records_reproduces_the_fight(seed: int) -> None:
@@ -140,6 +144,7 @@ def test_property_replaying_the_records_reproduces_the_fight(seed: int) -> None:
     assert replayed.snapshot() == enc.snapshot()
 
 
+@pytest.mark.slow  # whole fights over many seeds
 @SETTINGS
 @given(seed=SEEDS)
 def test_property_the_dice_faces_alone_reproduce_the_log(seed: int) -> None:
@@ -177,7 +182,7 @@ def check_squares(log: list[dict[str, Any]]) -> None:
         if at_rest:
             taken = [
                 sq for cid, p in pos.items() if cid not in dead for sq in footprint(p, size[cid])
-            ]  # type: ignore[arg-type]
+            ]
             assert len(taken) == len(set(taken)), f"two creatures share a square at {rec}"
 
 

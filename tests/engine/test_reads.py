@@ -11,13 +11,13 @@ from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from skirmish_helpers import NAIVE
 
 from ai.sim import play
 from engine import attacks
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.encounter import Encounter
 from engine.full_round import full_attack_previews
+from tests.support.helpers import NAIVE
 
 CACHES = {"memo", "_cond_cache", "_occupancy"}
 """Battle attributes that only memoize pure functions of the state: allowed to fill (and

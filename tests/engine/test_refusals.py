@@ -7,8 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Builder, mon
-from test_rules_actions import POWERS, UNIT
 
 from engine.actions import (
     Action,
@@ -28,6 +26,8 @@ from engine.actions import (
 )
 from engine.encounter import Encounter
 from engine.refusals import Refusal
+from tests.support.actions import POWERS, UNIT
+from tests.support.helpers import Builder, mon
 
 # a at (1,1) and b at (2,1) are adjacent; c at (5,1) stands behind the wall x=3, y=0..3
 GRID = "...#......\n...#......\n...#......\n...#......\n..........\n..........\n"

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import FIGHTER, Answers, Builder, events, mon, pc
 
 from engine.actions import (
     Delay,
@@ -17,6 +16,7 @@ from engine.actions import (
     UsePower,
     action_from_json,
 )
+from engine.decisions import DelayReturnQuestion
 from engine.encounter import Encounter
 from engine.events import (
     ActionSpent,
@@ -26,42 +26,12 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from tests.support.actions import POWERS, UNIT
+from tests.support.helpers import FIGHTER, Answers, Builder, events, mon, pc
 
 GRID = "..........\n..........\n..........\n"
 
 
-def power(pid: str, usage: str = "at-will", **over: Any) -> dict[str, Any]:
-    p = {
-        "id": pid,
-        "name": pid.title(),
-        "usage": usage,
-        "kind": "melee",
-        "attack": {"bonus": 5, "vs": "ac"},
-        "hit": {"damage": {"dice": "1d6"}},
-    }
-    p.update(over)
-    return p
-
-
-POWERS = [
-    power("jab", basic=True),
-    power("burst", "encounter"),
-    power("finale", "daily"),
-    power("breath", "recharge", recharge=5),
-    power("parry", action="immediate"),
-    power("zap", kind="ranged", range=5),
-]
-UNIT = {
-    "id": "unit",
-    "name": "Unit",
-    "role": "soldier",
-    "level": 1,
-    "hp": 60,
-    "defenses": {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12},
-    "initiative": 0,
-    "speed": 6,
-    "powers": [p["id"] for p in POWERS],
-}
 HERO = dict(FIGHTER, id="hero", hp=60, powers=[p["id"] for p in POWERS])
 
 
@@ -99,7 +69,7 @@ def test_X_ACT_1_delay_and_return_after_a_later_creature(build: Builder) -> None
     assert (ends[0].id, ends[0].delayed) == ("a", True)
     assert enc.current is not None and enc.current.id == "b"
     enc.apply(EndTurn())  # b ends: `a` is asked, and declines
-    asked = [q for q in ans.asked if type(q).__name__ == "DelayReturnQuestion"]
+    asked = [q for q in ans.asked if isinstance(q, DelayReturnQuestion)]
     assert [(q.who, q.after) for q in asked] == [("a", "b")]
     ans.delay_return = True
     enc.apply(EndTurn())  # c ends: `a` takes its turn now
@@ -144,7 +114,7 @@ def test_X_ACT_1_a_delayed_turn_counts_for_opportunity_attacks(build: Builder) -
         faces=[20, 15, 10, 1, 1],
         deciders=lambda _cid: ans,
     )
-    ans = Answers(delay_return=False)
+    ans: Answers = Answers(delay_return=False)
     enc.apply(Delay())
     enc.apply(EndTurn())  # b
     out = enc.apply(Move(((3, 1), (4, 1)), "walk"))  # c leaves b's reach: an opportunity

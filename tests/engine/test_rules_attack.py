@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import (
+
+from engine.actions import UsePower
+from engine.encounter import Encounter
+from engine.events import Attack, Damage
+from tests.support.helpers import (
     BASIC_MELEE,
     FIGHTER,
     KEEN,
@@ -24,10 +28,6 @@ from skirmish_helpers import (
     poke,
     put_effect,
 )
-
-from engine.actions import UsePower
-from engine.encounter import Encounter
-from engine.events import Attack, Damage
 
 GRID = "......\n......\n......\n"
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import (
+
+from engine.actions import EndTurn, Move, UsePower
+from engine.events import Attack
+from tests.support.helpers import (
     KEEN,
     LONG,
     POKES,
@@ -24,9 +27,6 @@ from skirmish_helpers import (
     mon,
     put_effect,
 )
-
-from engine.actions import EndTurn, Move, UsePower
-from engine.events import Attack
 
 
 # --- F-MOD-1: combat advantage ----------------------------------------------------------------

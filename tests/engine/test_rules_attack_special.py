@@ -7,7 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import (
+
+from engine.actions import Bluff, EndTurn, UsePower
+from engine.encounter import Encounter
+from engine.events import Attack, Check, Damage, EffectStart
+from tests.support.helpers import (
     CLOSE,
     KEEN,
     LONG,
@@ -24,10 +28,6 @@ from skirmish_helpers import (
     mon,
     put_effect,
 )
-
-from engine.actions import Bluff, EndTurn, UsePower
-from engine.encounter import Encounter
-from engine.events import Attack, Check, Damage, EffectStart
 
 
 # --- F-MOD-11 and F-MOD-12: invisibility and unseen targets ------------------------------------

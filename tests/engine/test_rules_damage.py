@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import BASIC_MELEE, FIGHTER, Builder, dummy, events, mon, pc, put_effect
 
 from engine.actions import EndTurn, UsePower
 from engine.encounter import Encounter
 from engine.events import Damage, Save
+from tests.support.helpers import BASIC_MELEE, FIGHTER, Builder, dummy, events, mon, pc, put_effect
 
 GRID = "......\n......\n......\n"
 
@@ -262,6 +262,7 @@ def test_F_DMG_6_ongoing_damage_at_the_start_of_the_affected_creatures_turn(
     dmg = [i for i, lg in enumerate(log) if lg.type == "damage"]
     assert dmg[0] == starts[-1] + 1, "the first thing in the dummy's turn"
     d = log[dmg[0]].event
+    assert isinstance(d, Damage)
     assert (d.cause, d.source, d.rolled, d.amount, d.rolls) == ("ongoing", "m", 5, 5, ())
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import BASIC_MELEE, BOLT, CLAW, GOBLIN, Builder, events, mon, pc
 
 from engine.actions import EndTurn, SecondWind, UsePower
 from engine.events import Attack
+from tests.support.helpers import BASIC_MELEE, BOLT, CLAW, GOBLIN, Builder, events, mon, pc
 
 GRID = "......\n......\n......\n"
 

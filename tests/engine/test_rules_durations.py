@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Answers, Builder, dummy, events, mon, put_effect
 
 from engine.actions import EndTurn, Sustain, UsePower
 from engine.encounter import Encounter
 from engine.events import Attack, Damage, EffectEnd, EffectStart, Save, TurnEnd, TurnStart
+from tests.support.helpers import Answers, Builder, dummy, events, mon, put_effect
 
 GRID = "......\n......\n......\n"
 
@@ -57,7 +57,7 @@ POWERS = [
     ),
     hex_power("other-ac", "end_of_encounter", modifiers=[{"stat": "ac", "value": -2}]),
 ]
-HEXER = {
+HEXER: dict[str, Any] = {
     "id": "hexer",
     "name": "Hexer",
     "role": "controller",

@@ -8,13 +8,13 @@ import itertools
 from typing import Any
 
 import pytest
-from skirmish_helpers import Answers, Builder, events, mon, put_effect
 
 from engine.actions import Move, UsePower
 from engine.decisions import ForcedMoveQuestion
 from engine.encounter import Encounter
 from engine.events import Damage, EffectStart, Moved, Provoke, Save
 from engine.grid import distance
+from tests.support.helpers import Answers, Builder, events, mon, put_effect
 
 
 def mover(pid: str, forced: str, n: int, **over: Any) -> dict[str, Any]:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import FIGHTER, Builder, dummy, events, mon, pc
 
 from engine.actions import EndTurn, SecondWind, UsePower
 from engine.encounter import Encounter
 from engine.events import ActionSpent, Damage, DeathSave, EffectStart, Heal, StateChange
+from tests.support.helpers import FIGHTER, Builder, dummy, events, mon, pc
 
 GRID = "......\n......\n......\n"
 AMOUNTS = (1, 5, 7, 8, 14, 15, 16, 20, 29, 30, 31, 38, 44, 45, 60)

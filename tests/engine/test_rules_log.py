@@ -8,11 +8,11 @@ import json
 from typing import Any
 
 import pytest
-from skirmish_helpers import NAIVE, Builder, dummy, events, mon, put_effect
 
 from ai.sim import play
 from engine.actions import EndTurn, Move, UsePower
 from engine.encounter import Encounter
+from tests.support.helpers import NAIVE, Builder, dummy, events, mon, put_effect
 
 # log-schema.md, field by field: type -> {field: accepted Python types}
 SQUARE = list
@@ -172,7 +172,12 @@ COMBATANT = (
 def check_record(rec: dict[str, Any]) -> list[str]:
     """Every schema finding in one JSON record (empty: it conforms)."""
     bad = []
-    for f, kinds in (("seq", (int,)), ("type", (str,)), ("round", (int,))):
+    base: tuple[tuple[str, tuple[type, ...]], ...] = (
+        ("seq", (int,)),
+        ("type", (str,)),
+        ("round", (int,)),
+    )
+    for f, kinds in base:
         if not isinstance(rec.get(f), kinds):
             bad.append(f"{rec.get('type')}: {f}={rec.get(f)!r}")
     spec = REQUIRED.get(rec["type"])

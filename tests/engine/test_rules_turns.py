@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Builder, events, mon, pc, put_effect
 
 from engine.actions import EndTurn, Move, SpendActionPoint, UsePower
 from engine.encounter import Encounter
@@ -21,6 +20,7 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from tests.support.helpers import Builder, events, mon, pc, put_effect
 
 GRID = "........\n........\n........\n"
 STRIKE = {
@@ -218,8 +218,9 @@ def test_F_TRN_2_F_TRN_3_highest_first_and_the_same_order_every_round(build: Bui
     log = [lg.event for lg in enc.log]
     for i, e in enumerate(log):
         if isinstance(e, RoundStart) and not isinstance(log[i - 1], InitiativeOrder):
-            assert isinstance(log[i - 1], TurnEnd) and log[i - 1].id == "d"
-            assert isinstance(log[i + 1], TurnStart) and log[i + 1].id == "b"
+            before, after = log[i - 1], log[i + 1]
+            assert isinstance(before, TurnEnd) and before.id == "d"
+            assert isinstance(after, TurnStart) and after.id == "b"
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Answers, Builder, duel, events, mods
 
 from engine.actions import EndTurn, Move, UsePower, Withdraw
 from engine.attacks import damage_expr
@@ -28,6 +27,7 @@ from engine.events import (
 )
 from engine.hp import deal_damage
 from engine.rulesets.srd4 import range_penalty
+from tests.support.helpers import Answers, Builder, duel, events, mods
 
 GRID = "\n".join(["." * 32] * 4) + "\n"
 
@@ -314,7 +314,7 @@ def test_S_2_surprised_combatants_act_not_at_all_and_grant_combat_advantage(
     ],
 )
 def test_S_3_natural_20_and_1(build: Builder, natural: int, ac: int, outcome: str) -> None:
-    from skirmish_helpers import attack_on, dummy
+    from tests.support.helpers import attack_on, dummy
 
     enc = duel(build, [natural, 3], target=dummy(ac=ac), ruleset="4srd")
     assert attack_on(enc, "poke-ac").outcome == outcome

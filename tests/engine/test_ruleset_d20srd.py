@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Builder, attack_on, duel, dummy, events, mods
 
 from engine.actions import EndTurn, FullAttack, Move, UsePower, Withdraw
 from engine.attacks import damage_expr, defense_value
@@ -20,6 +19,7 @@ from engine.encounter import Encounter
 from engine.events import ActionSpent, Attack, Damage, Logged
 from engine.rulesets import get_ruleset
 from engine.rulesets.d20srd import D20Srd
+from tests.support.helpers import Builder, attack_on, duel, dummy, events, mods
 
 GRID = "\n".join(["." * 16] * 5) + "\n"
 
@@ -471,7 +471,7 @@ def test_D_8_other_rulesets_never_roll_a_confirmation(build: Builder) -> None:
 
 def test_D_8_no_automatic_critical_for_a_coup_de_grace(build: Builder) -> None:
     enc = fight(build, WARRIOR, post(15), faces=[10, 4])
-    from skirmish_helpers import put_effect
+    from tests.support.helpers import put_effect
 
     put_effect(enc, "t", conditions=("helpless",), duration="end_of_encounter")
     atk = events(enc.apply(UsePower("strike", ("t",))), Attack)[0]

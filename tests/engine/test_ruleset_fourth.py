@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from skirmish_helpers import Builder, events
-from test_rules_movement import CREATURES, POWERS, mon
 
 from ai.sim import play
 from engine.actions import FullAttack, Move, UsePower, Withdraw
@@ -34,6 +32,8 @@ from engine.rulesets import (
 )
 from engine.rulesets.ffd20 import ffd20_attack_modifiers, ffd20_defense
 from engine.state import Combatant
+from tests.support.helpers import Builder, events
+from tests.support.movement import CREATURES, POWERS, mon
 
 GRID = "..........\n..........\n..........\n..........\n"
 TACTICAL = {"party": "tactical", "monsters": "tactical"}

@@ -6,9 +6,9 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from skirmish_helpers import mon, pc, write_encounter
 
 from engine import autosave
 from engine import savewriter as save_mod
@@ -29,7 +29,9 @@ from engine.save import (
     read_save,
     unpack,
 )
-from tests.soak.fights import AI_ONLY, fingerprint, play
+from tests.support.fights import AI_ONLY, fingerprint, play
+from tests.support.helpers import mon, pc, write_encounter
+from tests.support.saves import skip_fsync
 
 
 @pytest.fixture
@@ -149,9 +151,10 @@ def test_embedded_content_edited_with_a_fresh_checksum_is_refused(loaded, tmp_pa
         save.encounter()
 
 
+@pytest.mark.durable
 def test_every_append_is_fsynced_before_it_returns(
-    loaded,
-    tmp_path: Path,  # type: ignore[no-untyped-def]
+    loaded: Any,
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     enc = Encounter.create(loaded, seed=3, control=AI_ONLY)
@@ -287,3 +290,27 @@ def test_one_write_per_sync_and_a_lost_end_marker_is_repaired(loaded, tmp_path: 
     autosave.resume(saver.path).saver.close()  # type: ignore[union-attr]
     assert read_save(saver.path).finished is not None
     assert saver.path.read_bytes() == b"".join(rows)
+
+
+@pytest.mark.durable
+def test_the_real_writer_fsyncs_through_one_function(
+    loaded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert save_mod.fsync is not skip_fsync  # a durable test gets the real one
+    calls: list[int] = []
+    monkeypatch.setattr(save_mod.os, "fsync", lambda fd: calls.append(fd))
+    enc = Encounter.create(loaded, seed=3, control=AI_ONLY)
+    enc.start()
+    with Autosaver.create(enc, directory=tmp_path) as saver:
+        enc.apply(EndTurn())
+        saver.sync(enc)
+    assert len(calls) >= 3  # the new file, its folder entry, the appended record
+
+
+def test_other_tests_saves_skip_fsync(loaded: Any, tmp_path: Path) -> None:
+    assert save_mod.fsync is skip_fsync
+    enc = Encounter.create(loaded, seed=3, control=AI_ONLY)
+    enc.start()
+    with Autosaver.create(enc, directory=tmp_path) as saver:
+        pass
+    assert read_save(saver.path).records == enc.records  # the data still reaches the file

@@ -11,7 +11,7 @@ import pytest
 from engine import autosave
 from engine.content.loader import load_encounter
 from engine.save import SaveError, decode_line, encode_line, read_save
-from tests.soak.fights import fingerprint, play
+from tests.support.fights import fingerprint, play
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,11 @@ from engine.history import History
 from engine.save import SaveError, read_save
 from engine.savewriter import SaveFailed, SaveWriter
 from tests.soak.faultfs import Crash, FaultOS
-from tests.soak.fights import AI_ONLY, RandomDecider, play, random_action
+from tests.support.fights import AI_ONLY, RandomDecider, play, random_action
+
+# These tests watch the real fsyncs (through a faulty `os`): the no-op of the other tests'
+# saves (tests/support/saves.py) is off here.
+pytestmark = pytest.mark.durable
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +60,8 @@ def new_history(loaded, folder: Path, seed: int) -> History:  # type: ignore[no-
 # --- the order of writes and fsyncs ----------------------------------------------------------
 @pytest.mark.parametrize("seed", range(12))
 def test_power_cut_at_a_random_point_keeps_every_confirmed_record(
-    loaded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
-) -> None:  # type: ignore[no-untyped-def]
+    loaded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
     rng = random.Random(seed)
     fs = FaultOS(tmp_path, crash_at=rng.randint(1, 60), rng=rng)
     monkeypatch.setattr(savewriter, "os", fs)
@@ -89,8 +94,8 @@ def test_power_cut_at_a_random_point_keeps_every_confirmed_record(
 
 
 def test_the_model_catches_a_writer_that_skips_fsync(
-    loaded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    loaded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fs = FaultOS(tmp_path)
     monkeypatch.setattr(savewriter, "os", fs)
     hist = new_history(loaded, tmp_path, 3)
@@ -106,14 +111,22 @@ def test_the_model_catches_a_writer_that_skips_fsync(
 
 
 def test_append_writes_then_fsyncs_before_returning(
-    loaded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    loaded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     order: list[str] = []
     fs = FaultOS(tmp_path)
     real_write, real_fsync, real_link = fs.write, fs.fsync, fs.link
-    monkeypatch.setattr(fs, "write", lambda fd, d: order.append("write") or real_write(fd, d))
-    monkeypatch.setattr(fs, "fsync", lambda fd: order.append("fsync") or real_fsync(fd))
-    monkeypatch.setattr(fs, "link", lambda a, b: order.append("link") or real_link(a, b))
+
+    def noted(name: str, real: Any) -> Any:
+        def call(*args: Any) -> Any:
+            order.append(name)
+            return real(*args)
+
+        return call
+
+    monkeypatch.setattr(fs, "write", noted("write", real_write))
+    monkeypatch.setattr(fs, "fsync", noted("fsync", real_fsync))
+    monkeypatch.setattr(fs, "link", noted("link", real_link))
     monkeypatch.setattr(savewriter, "os", fs)
     hist = new_history(loaded, tmp_path, 4)
     # Create: header written and fsynced in a temp file, linked, then the folder fsynced.
@@ -126,8 +139,8 @@ def test_append_writes_then_fsyncs_before_returning(
 
 # --- a full disk -----------------------------------------------------------------------------
 def test_disk_full_mid_write_cuts_back_reports_and_retries(
-    loaded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    loaded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fs = FaultOS(tmp_path)
     monkeypatch.setattr(savewriter, "os", fs)
     hist = new_history(loaded, tmp_path, 5)
@@ -157,8 +170,8 @@ def test_disk_full_mid_write_cuts_back_reports_and_retries(
 
 
 def test_failed_cut_back_blocks_further_writes_until_it_works(
-    loaded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    loaded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fs = FaultOS(tmp_path)
     monkeypatch.setattr(savewriter, "os", fs)
     hist = new_history(loaded, tmp_path, 6)
@@ -179,8 +192,8 @@ def test_failed_cut_back_blocks_further_writes_until_it_works(
 
 
 def test_disk_full_through_a_whole_fight_never_loses_a_confirmed_record(
-    loaded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    loaded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fs = FaultOS(tmp_path)
     monkeypatch.setattr(savewriter, "os", fs)
     hist = new_history(loaded, tmp_path, 7)
@@ -205,7 +218,7 @@ def test_disk_full_through_a_whole_fight_never_loses_a_confirmed_record(
 
 
 # --- two openers -----------------------------------------------------------------------------
-def test_second_opener_never_cuts_back_records_it_did_not_read(loaded, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_second_opener_never_cuts_back_records_it_did_not_read(loaded: Any, tmp_path: Path) -> None:
     a = autosave.begin(Encounter.create(loaded, seed=8, control=AI_ONLY), directory=tmp_path)
     a.start()
     play(loaded, 8, player="naive", enc=a.enc, apply=a.apply, max_records=11)
@@ -225,7 +238,7 @@ def test_second_opener_never_cuts_back_records_it_did_not_read(loaded, tmp_path:
     assert len(read_save(path).entries) == 13
 
 
-def test_open_existing_locks_before_reading(loaded, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_open_existing_locks_before_reading(loaded: Any, tmp_path: Path) -> None:
     a = autosave.begin(Encounter.create(loaded, seed=9, control=AI_ONLY), directory=tmp_path)
     a.start()
     path = a.saver.path  # type: ignore[union-attr]

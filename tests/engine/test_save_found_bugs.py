@@ -3,9 +3,8 @@ as a regression test once fixed (the code at fault belongs to other modules)."""
 
 from __future__ import annotations
 
-from skirmish_helpers import mon, pc
-
 from engine.actions import EndTurn, Move, Ready
+from tests.support.helpers import mon, pc
 
 
 def test_readied_ranged_attack_on_a_creature_passing_through_an_ally(build) -> None:  # type: ignore[no-untyped-def]

@@ -23,7 +23,7 @@ import pytest
 from engine import autosave
 from engine.content.loader import load_encounter
 from engine.save import SaveError, SaveHeader, decode_line, encode_line, read_save
-from tests.soak.fights import play
+from tests.support.fights import play
 
 
 @pytest.fixture(scope="module")
@@ -270,7 +270,15 @@ def test_resume_latest_skips_unreadable_saves(
     newer.write_bytes(b"[" * 100_000 + b"\n")
     monkeypatch.setenv(autosave.ENV_DATA_DIR, str(tmp_path / "data"))
     opened: list[Path] = []
-    monkeypatch.setattr(cli_saves, "app_entry", lambda name: lambda p: opened.append(p) or 0)
+
+    def entry(name: str) -> Any:
+        def launch(p: Path) -> int:
+            opened.append(p)
+            return 0
+
+        return launch
+
+    monkeypatch.setattr(cli_saves, "app_entry", entry)
     assert cli_saves.main(["resume"]) == 0
     out = capsys.readouterr().out
     assert "1 save(s) could not be read" in out and "zzz.save.jsonl" in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from tests.soak.soak_saveload import check_seed
 LOADED = load_encounter("default")
 
 
+@pytest.mark.slow
 @settings(
     max_examples=50,
     deadline=None,

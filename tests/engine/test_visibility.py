@@ -4,10 +4,10 @@ blindness, walls, and the last-seen square (F-MOD-7, F-MOD-8, F-MOD-10, F-MOD-11
 from __future__ import annotations
 
 import pytest
-from skirmish_helpers import Builder, duel, dummy, mon, put_effect
 
 from engine.actions import EndTurn, Move
 from engine.visibility import knowledge, sees, side_knowledge
+from tests.support.helpers import Builder, duel, dummy, mon, put_effect
 
 # Striker `s` (party) at (1, 1); dummy `t` (monsters) placed per test.
 LEGEND = {

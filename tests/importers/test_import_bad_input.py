@@ -9,7 +9,7 @@ import pytest
 
 from engine.importers import ImportFailed, import_all, import_bytes, import_file
 from engine.importers.source import MAX_BYTES
-from tests.importers.helpers import SAMPLES
+from tests.support.importers import SAMPLES
 
 BAD = SAMPLES / "bad"
 

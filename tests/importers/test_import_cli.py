@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.importers.helpers import GOOD, SAMPLES
+from tests.support.importers import GOOD, SAMPLES
 from tui.cli import main
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from engine.importers.effects import parse_damage, read_aftereffect, read_outcome
 from engine.importers.model import Damage
-from tests.importers.helpers import powers, report
+from tests.support.importers import powers, report
 
 OWNER = "Mire Hag"
 RULES: list[tuple[str, str, dict[str, Any]]] = [

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engine.content.schema import Abilities
-from tests.importers.helpers import creature, imported, powers
+from tests.support.importers import creature, imported, powers
 
 CREATURES: list[tuple[str, str, dict[str, Any]]] = [
     (

@@ -14,7 +14,7 @@ from engine.content.bundled import check_files
 from engine.content.loader import load_encounter
 from engine.events import ActionSpent
 from engine.importers import import_all
-from tests.importers.helpers import GOOD, SAMPLES
+from tests.support.importers import GOOD, SAMPLES
 from tui.cli import main
 
 ENCOUNTER = """\

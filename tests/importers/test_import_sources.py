@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.importers import import_bytes
 from engine.importers.run import detect
-from tests.importers.helpers import SAMPLES, creature, imported, powers
+from tests.support.importers import SAMPLES, creature, imported, powers
 
 
 def test_bom_and_crlf_character_builder_save() -> None:

@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 from engine.content.loader import load_encounter
-from tests.soak.fights import snapshot_digest
 from tests.soak.table_play import Table, begin, resume, save_lines, step
+from tests.support.fights import snapshot_digest
 
 
 def main(argv: list[str]) -> int:

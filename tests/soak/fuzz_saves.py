@@ -44,7 +44,7 @@ def make_seed_save(records: int = 20) -> bytes:
     from engine import autosave
     from engine.content.loader import load_encounter
     from engine.encounter import Encounter
-    from tests.soak.fights import AI_ONLY, RandomDecider, play
+    from tests.support.fights import AI_ONLY, RandomDecider, play
 
     rng = random.Random(5)
     decider = RandomDecider(rng)

@@ -58,7 +58,8 @@ from engine.content.loader import load_encounter
 from engine.dice import ScriptedDice
 from engine.encounter import Encounter, Record
 from engine.save import SaveError, read_save, same_record
-from tests.soak.fights import snapshot_digest
+from tests.support.e2e import skirmish_command
+from tests.support.fights import snapshot_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 80, 24
@@ -79,11 +80,10 @@ def game_digest(enc: Encounter) -> str:
 def skirmish(given: str | None = None) -> str:
     if given:
         return given
-    exe = Path(sys.executable).parent / "skirmish"
-    found = str(exe) if exe.exists() else shutil.which("skirmish")
-    if not found:
-        raise SystemExit("the skirmish command is not installed (pip install -e .)")
-    return found
+    try:
+        return skirmish_command()
+    except FileNotFoundError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 class Screen:

@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.content.loader import load_encounter
 from engine.save import SaveError, read_save
-from tests.soak.fights import snapshot_digest
 from tests.soak.table_play import Table, begin, save_lines, step
+from tests.support.fights import snapshot_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 STATS: Counter[str] = Counter()

@@ -24,7 +24,7 @@ from engine.autosave import Autosaver
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.encounter import Encounter
 from engine.save import read_save
-from tests.soak.fights import AI_ONLY, fingerprint, play, snapshot_digest
+from tests.support.fights import AI_ONLY, fingerprint, play, snapshot_digest
 
 
 class EngineError(Exception):

@@ -20,7 +20,7 @@ from engine.decisions import Question
 from engine.dice import DiceRequest, ManualDice
 from engine.encounter import Encounter
 from engine.history import History
-from tests.soak.fights import AI_ONLY, RandomDecider, random_action
+from tests.support.fights import AI_ONLY, RandomDecider, random_action
 
 MAX_LINES = 90
 """The fight stops here if it hasn't ended (a kill soak wants many short fights)."""

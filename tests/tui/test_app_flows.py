@@ -8,9 +8,19 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tui_helpers import DUEL, fight, fight_to_the_end, make_app, press, screen_text, settle, sync
 
 from engine.events import Initiative
+from tests.support.app import (
+    DUEL,
+    fight,
+    fight_to_the_end,
+    make_app,
+    press,
+    screen_text,
+    settle,
+    sync,
+    until,
+)
 from tui import modes
 from tui.screens.dialogs import Confirm, DiceEntry, PowerPicker
 from tui.screens.end import EndScreen
@@ -35,6 +45,7 @@ def cursor(app) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     return app.screen.query_one(GridPane).cursor
 
 
+@pytest.mark.slow  # a whole fight by keys
 @sync
 async def test_whole_fight_to_the_end_by_keys() -> None:
     app = make_app()
@@ -215,9 +226,8 @@ async def test_quit_asks_first_during_a_fight() -> None:
 
 @sync
 async def test_start_screen_enter_plays_the_default() -> None:
-    from tui_helpers import BASE
-
     from engine.content.loader import load_encounter
+    from tests.support.app import BASE
     from tui.app import SkirmishApp
     from tui.screens.encounter import EncounterScreen
     from tui.screens.start import StartScreen
@@ -228,10 +238,11 @@ async def test_start_screen_enter_plays_the_default() -> None:
         assert isinstance(app.screen, StartScreen)
         assert "default" in screen_text(app) and "ffd20" in screen_text(app)
         await pilot.press("enter")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, EncounterScreen)
-        assert app.screen.loaded.spec.name == load_encounter("default").spec.name
-        app.screen.controller.close()
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen))
+        screen = app.screen
+        assert isinstance(screen, EncounterScreen)
+        assert screen.loaded.spec.name == load_encounter("default").spec.name
+        screen.controller.close()
 
 
 @sync
@@ -241,14 +252,13 @@ async def test_gm_step_mode_and_taking_over_a_monster() -> None:
         await settle(pilot)
         f = fight(app)
         await pilot.press("e")  # Kara ends; Goblin 2 (AI) waits for the GM's key
-        await pilot.pause(0.3)
-        assert f.view.current == "gob-2" and "GM step" in screen_text(app)
+        await until(pilot, lambda: "GM step" in screen_text(app))
+        assert f.view.current == "gob-2"
         seen = len(f.controller.enc.log)
-        await pilot.pause(0.3)
-        assert len(f.controller.enc.log) == seen  # nothing happens without the key
+        await pilot.pause(0.3)  # the one timed wait: that nothing happens without the key
+        assert len(f.controller.enc.log) == seen
         await pilot.press("space")
-        await pilot.pause(0.3)
-        assert len(f.controller.enc.log) > seen
+        await until(pilot, lambda: len(f.controller.enc.log) > seen)
         f.controller.step_mode = False
         f.controller.step()
         await settle(pilot)

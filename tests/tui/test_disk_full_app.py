@@ -15,11 +15,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tui_helpers import BASE, fight, make_app, press, screen_text, settle, sync
 
 from engine import savewriter
 from engine.content.loader import load_encounter
 from engine.save import read_save
+from tests.support.app import BASE, fight, make_app, press, screen_text, settle, sync
 from tui import controller as controller_module
 from tui.controller import Controller, Idle, News, Paused, Update
 

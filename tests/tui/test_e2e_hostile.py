@@ -19,11 +19,12 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e_helpers import FIXTURE, skirmish_command
-from hostile import LONG, NAMES, forbidden_in
-from pty_helpers import ENTER, ESCAPE, PtyApp
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+from tests.support.e2e import FIXTURE, skirmish_command
+from tests.support.hostile import LONG, NAMES, forbidden_in
+from tests.support.pty import ENTER, ESCAPE, PtyApp
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(180)]
 HOSTILE = str(Path(__file__).parent / "fixtures" / "hostile.yaml")
 LEAVE = (b"\x1b[?1049l", b"\x1b[?25h")
 """Leave the alternate screen, show the cursor."""
@@ -101,15 +102,15 @@ def test_hostile_names_raw_bytes_in_a_fight_and_its_replay(tmp_path: Path) -> No
         replay.close()
     assert forbidden_in(data) == []
 
-    start = PtyApp([exe], _env(tmp_path))  # the start screen offers the unfinished fight
+    start_app = PtyApp([exe], _env(tmp_path))  # the start screen offers the unfinished fight
     try:
-        start.wait_for("Resume")
-        start.keys("?")
-        start.keys(ESCAPE, "q")
-        assert start.wait() == 0
-        data = start.data()
+        start_app.wait_for("Resume")
+        start_app.keys("?")
+        start_app.keys(ESCAPE, "q")
+        assert start_app.wait() == 0
+        data = start_app.data()
     finally:
-        start.close()
+        start_app.close()
     assert forbidden_in(data) == []
 
 

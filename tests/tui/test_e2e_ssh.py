@@ -20,11 +20,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_helpers import FIXTURE, Tmux, play_one_turn, skirmish_command, wait_file
+
+from tests.support.e2e import FIXTURE, Tmux, play_one_turn, skirmish_command, wait_file
 
 SSHD = "/usr/sbin/sshd"
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,
     pytest.mark.timeout(120),
     pytest.mark.skipif(
         not os.path.exists(SSHD), reason="needs sshd: apt-get install openssh-server"

@@ -8,14 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from e2e_helpers import Tmux, skirmish_command, wait_file
 
 from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
-from tests.soak.fights import play
+from tests.support.e2e import Tmux, skirmish_command, wait_file
+from tests.support.fights import play
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,
     pytest.mark.timeout(180),
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (apt-get install tmux)"),
 ]

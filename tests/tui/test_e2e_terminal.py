@@ -11,10 +11,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from e2e_helpers import FIXTURE, Tmux, play_one_turn, skirmish_command, wait_file
+
+from tests.support.e2e import FIXTURE, Tmux, play_one_turn, skirmish_command, wait_file
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,
     pytest.mark.timeout(120),
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (apt-get install tmux)"),
 ]

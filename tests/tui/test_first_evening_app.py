@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 import yaml
-from skirmish_helpers import put_effect
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import OptionList
-from tui_helpers import BASE, DUEL, fight, make_app, press, screen_text, settle, sync, until
 
 from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
 from engine.events import Initiative, Moved
-from tests.soak.fights import play
+from tests.support.app import BASE, DUEL, fight, make_app, press, screen_text, settle, sync, until
+from tests.support.fights import play
+from tests.support.helpers import put_effect
 from tui import modes
 from tui.app import SkirmishApp
 from tui.glyphs import MARKS, TERRAIN_LEGEND
@@ -61,7 +61,9 @@ async def test_item1_enter_on_the_start_screen_plays_default_with_saves_present(
         assert any(row.startswith("default ") for row in rows)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, EncounterScreen), 20)
-        assert app.screen.controller.options.source == "default"
+        screen = app.screen
+        assert isinstance(screen, EncounterScreen)
+        assert screen.controller.options.source == "default"
 
 
 def duel_variant(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> str:

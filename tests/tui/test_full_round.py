@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tui_helpers import DUEL, fight, make_app, press, screen_text, settle, sync
 
 from engine.actions import FullAttack, Withdraw
 from engine.events import ActionSpent
+from tests.support.app import DUEL, fight, make_app, press, screen_text, settle, sync
 from tui import modes
 from tui.app import SkirmishApp
 from tui.widgets.grid import GridPane
@@ -82,7 +82,9 @@ async def test_full_attack_and_withdraw_by_keys_in_d20srd(tmp_path: Path) -> Non
                 mode = f.mode
                 assert isinstance(mode, modes.Withdrawing)
                 far = max(mode.legal, key=lambda sq: (mode.legal[sq], sq))
-                assert mode.legal[far] > f.controller.enc.battle.speed(f.controller.enc.current)
+                cur = f.controller.enc.current
+                assert cur is not None
+                assert mode.legal[far] > f.controller.enc.battle.speed(cur)
                 f.query_one(GridPane).cursor = far
                 f._refresh_mode()
                 assert "Enter withdraws" in f.hint

@@ -16,13 +16,22 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hostile import LINK_MARKUP, LONG, MARKUP, NAMES
 from rich.cells import cell_len
-from tui_helpers import BASE, FIXTURES, fight, fight_to_the_end, press, screen_text, settle, sync
 
 from engine.content.loader import load_encounter
 from engine.decisions import DelayReturnQuestion, ForcedMoveQuestion, OpportunityQuestion
 from engine.dice import DiceRequest
+from tests.support.app import (
+    BASE,
+    FIXTURES,
+    fight,
+    fight_to_the_end,
+    press,
+    screen_text,
+    settle,
+    sync,
+)
+from tests.support.hostile import LINK_MARKUP, LONG, MARKUP, NAMES
 from tui.app import SkirmishApp
 from tui.controller import Ask, Failed, Refused
 from tui.logtext import Line
@@ -157,6 +166,7 @@ async def test_hostile_names_help_end_loading_and_start_screens() -> None:
             await pilot.pause()
 
 
+@pytest.mark.slow  # a whole fight by keys
 @sync
 async def test_hostile_names_whole_fight_then_replay_of_its_save(data_dir: Path) -> None:
     app = hostile_app()
@@ -240,7 +250,7 @@ def test_hostile_names_grid_letters_are_one_printable_cell() -> None:
 def test_hostile_names_export_text_lines_are_clean() -> None:
     """`skirmish export --format text` and the log pane share `tui.logtext`: with names from
     a combat log (escapes, controls, bidi), every line is clean."""
-    from tests.soak.fights import play
+    from tests.support.fights import play
     from tui.logtext import format_log, names_of_encounter
 
     enc = play(load_encounter(HOSTILE), 3, control={"party": "ai", "monsters": "ai"})

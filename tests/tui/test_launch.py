@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from tui_helpers import DUEL
 
+from tests.support.app import DUEL
 from tui.cli import build_parser, main
 from tui.launch import check_options, options_from
 

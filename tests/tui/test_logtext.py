@@ -3,11 +3,25 @@ one line each; and a whole fight read back as text (what `skirmish export` print
 
 from __future__ import annotations
 
-from tui_helpers import DUEL
+import pytest
 
+from engine import events as events_module
 from engine.content.loader import load_encounter
-from engine.events import Attack, Damage, EffectEnd, EffectStart, Logged, Mod, Moved, StateChange
+from engine.events import (
+    Attack,
+    Damage,
+    EffectEnd,
+    EffectStart,
+    Event,
+    Logged,
+    Mod,
+    Moved,
+    StateChange,
+    TurnEnd,
+)
+from tests.support.app import DUEL
 from tui.controller import Controller, GameOptions, Update
+from tui.eventtext import RENDERERS, event_text, renders
 from tui.logtext import LogFormatter, Names, format_log
 
 NAMES = Names.of(
@@ -110,3 +124,23 @@ def test_a_whole_fight_reads_as_text() -> None:
     assert text[0].startswith("[0] Test Yard: ffd20, seed 5")
     assert "The fight is over" in text[-1]
     assert sum(isinstance(n, Update) for n in news) > 3
+
+
+def test_every_event_type_has_its_one_renderer() -> None:
+    kinds = {
+        cls
+        for cls in vars(events_module).values()
+        if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
+    }
+    assert kinds <= set(RENDERERS), sorted(c.__name__ for c in kinds - set(RENDERERS))
+    with pytest.raises(ValueError, match="already has a renderer"):
+        renders(Moved)(lambda w, ev, r: None)
+
+
+def test_the_formatter_words_each_event_with_its_registered_function() -> None:
+    fmt = LogFormatter(NAMES)
+    ev = Moved("gob", "push", ((1, 1), (2, 1), (3, 1)), 0)
+    assert (
+        fmt.text(ev) == event_text(fmt, ev) == ("move", "Goblin Cutthroat is pushed to 3,1 (2 sq)")
+    )
+    assert fmt.text(TurnEnd("kara", False)) is None  # bookkeeping: no line

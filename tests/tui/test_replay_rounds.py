@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.autosave import Autosaver
 from engine.content.loader import load_encounter
-from tests.soak.fights import play
+from tests.support.fights import play
 from tui.replay import Timeline, load_timeline
 
 

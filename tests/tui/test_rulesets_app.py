@@ -7,15 +7,15 @@ screen. The same engine, AI and app serve every ruleset (issue 8)."""
 from __future__ import annotations
 
 import pytest
-from tui_helpers import fight, fight_to_the_end, press, screen_text, settle, sync
 
 from engine.content.loader import load_encounter
+from tests.support.app import fight, fight_to_the_end, press, screen_text, settle, sync
 from tui.app import SkirmishApp
 from tui.cli import build_parser
 from tui.launch import options_from
 from tui.screens.end import EndScreen
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]  # whole fights by keys: minutes
 
 
 def play_app(encounter: str, ruleset: str, seed: int) -> SkirmishApp:

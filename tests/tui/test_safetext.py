@@ -4,9 +4,9 @@ characters are made visible, widths are measured in cells, and long names are el
 from __future__ import annotations
 
 import pytest
-from hostile import NAMES
 from rich.cells import cell_len
 
+from tests.support.hostile import NAMES
 from tui.safetext import REPLACEMENT, cells, clean, first_line, fit, name, pad, plain
 
 

@@ -10,7 +10,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tui_helpers import BASE, fight, make_app, press, screen_text, settle, sync
 
 from engine.actions import EndTurn
 from engine.autosave import Autosaver, list_unfinished
@@ -18,7 +17,8 @@ from engine.content.loader import load_encounter
 from engine.encounter import Encounter
 from engine.events import Attack
 from engine.save import read_save
-from tests.soak.fights import AI_ONLY, play
+from tests.support.app import BASE, fight, make_app, press, screen_text, settle, sync, until
+from tests.support.fights import AI_ONLY, play
 from tui.app import SkirmishApp
 from tui.controller import Ask, Controller
 from tui.replay import load_timeline
@@ -33,15 +33,6 @@ pytestmark = pytest.mark.timeout(120)
 
 def attacks_by(enc: Encounter, who: str) -> list[Attack]:
     return [e.event for e in enc.log if isinstance(e.event, Attack) and e.event.attacker == who]
-
-
-async def until(pilot, check, limit: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    waited = 0.0
-    while not check():
-        await pilot.pause(0.05)
-        waited += 0.05
-        if waited > limit:
-            raise AssertionError("timed out waiting for the app")
 
 
 # --- autosave -------------------------------------------------------------------------------

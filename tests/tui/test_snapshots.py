@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
-from tui_helpers import fight, make_app, press, settle
 
+from tests.support.app import fight, make_app, press, settle
 from tui import modes
 from tui.screens.end import EndScreen
 
@@ -66,6 +66,7 @@ def test_help_screen(snap_compare, size: tuple[int, int]) -> None:  # type: igno
     assert snap_compare(make_app(), terminal_size=size, run_before=_help)
 
 
+@pytest.mark.slow  # a whole fight by keys before the snapshot
 @pytest.mark.parametrize("size", SIZES)
 def test_end_screen(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(make_app(), terminal_size=size, run_before=_to_the_end)

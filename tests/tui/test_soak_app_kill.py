@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from e2e_helpers import skirmish_command
+
+from tests.support.e2e import skirmish_command
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,11 +8,11 @@ import os
 from pathlib import Path
 
 import pytest
-from tui_helpers import BASE, screen_text, sync
 
 from engine.autosave import Autosaver, saves_dir
 from engine.content.loader import load_encounter
-from tests.soak.fights import AI_ONLY, play
+from tests.support.app import BASE, screen_text, sync
+from tests.support.fights import AI_ONLY, play
 from tui.app import SkirmishApp
 from tui.screens.start import StartScreen
 

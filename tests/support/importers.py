@@ -1,4 +1,4 @@
-"""Shared helpers for the importer tests: the samples and one import of each."""
+"""Shared helpers for the importer tests (tests/importers): the samples and one import of each."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.importers import FileImport, import_file
 
-SAMPLES = Path(__file__).parent / "samples"
+SAMPLES = Path(__file__).parents[1] / "importers" / "samples"
 GOOD = [
     "brunhilde-fighter.dnd4e",
     "ilvaris-wizard.dnd4e",

@@ -12,7 +12,7 @@ import time
 import uuid
 from pathlib import Path
 
-FIXTURE = str(Path(__file__).parent / "fixtures" / "duel.yaml")
+FIXTURE = str(Path(__file__).parents[1] / "tui" / "fixtures" / "duel.yaml")
 
 
 def skirmish_command() -> str:

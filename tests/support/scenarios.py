@@ -1,0 +1,58 @@
+"""Scenario helpers of the AI tests: an open map, a monster of a role, and turns played by a
+policy or passed (shared by the scenario and utility tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ai.tactical import TacticalPolicy
+from engine.actions import Action, EndTurn
+from engine.encounter import Encounter
+from engine.events import Decision
+from tests.support.helpers import DEF
+
+OPEN_9x7 = "\n".join(["........."] * 7)
+
+
+def monster(cid: str, role: str, powers: list[str], **kw: Any) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "name": cid.title(),
+        "role": role,
+        "level": 1,
+        "hp": 30,
+        "defenses": DEF,
+        "speed": 6,
+        "initiative": 2,
+        "powers": powers,
+        **kw,
+    }
+
+
+def until_turn(enc: Encounter, cid: str) -> None:
+    """Pass everyone else's turns (no action taken) until `cid` is the creature acting."""
+    for _ in range(50):
+        assert enc.current is not None
+        if enc.current.id == cid:
+            return
+        enc.apply(EndTurn())
+    raise AssertionError(f"{cid} never got a turn")
+
+
+def play_turn(enc: Encounter, policy: TacticalPolicy) -> tuple[list[Action], list[Decision]]:
+    """Let the policy play the current creature's whole turn; the actions and decisions."""
+    c = enc.current
+    assert c is not None
+    mark = enc.battle.turn_counter
+    actions: list[Action] = []
+    decisions: list[Decision] = []
+    for _ in range(12):
+        if enc.over or enc.current is not c or enc.battle.turn_counter != mark:
+            break
+        choice = policy.next_action(enc)
+        assert enc.validate(choice.action) is None
+        actions.append(choice.action)
+        if choice.decision is not None:
+            decisions.append(choice.decision)
+        enc.apply(choice.action, choice.decision)
+    return actions, decisions
