@@ -33,10 +33,11 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
+if str(Path(__file__).resolve().parents[2]) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from ssh_helpers import Sshd, have_ssh, join_command
-from table_helpers import DUEL, HostProc, RawSeat, skirmish_command
+from tests.support.ssh import Sshd, have_ssh, join_command
+from tests.support.table import DUEL, HostProc, RawSeat, skirmish_command
 
 SYNC_QUERY = b"\x1b[?2026$p"
 SYNC_REPLY = b"\x1b[?2026;2$y"

@@ -22,9 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
+if str(Path(__file__).resolve().parents[2]) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from table_helpers import AMBUSH, HostProc, RawSeat, wait_save
+from tests.support.table import AMBUSH, HostProc, RawSeat, wait_save
 
 NOBODY = "65534"
 TEMPLATES: list[dict[str, Any]] = [

@@ -27,9 +27,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
+if str(Path(__file__).resolve().parents[2]) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from table_helpers import DUEL, HostProc, RawSeat, check_log_path, skirmish_command
+from tests.support.table import DUEL, HostProc, RawSeat, check_log_path, skirmish_command
 
 
 class Gm:

@@ -362,3 +362,19 @@ SLAM = {
     "hit": {"damage": {"dice": "1d6", "bonus": 4}},
 }
 DEF = {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12}
+
+
+def load_script(relative: str) -> Any:
+    """A script under tests/ (a soak run or a benchmark), loaded as a module by its path, so a
+    test can call its entry point with small counts without `tests/soak` on `sys.path`."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / relative
+    name = path.stem
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -24,8 +24,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ssh_helpers import Pane, Sshd, have_ssh, join_command
-from table_helpers import DUEL, check_log_path, skirmish_command
+
+from tests.support.ssh import Pane, Sshd, have_ssh, join_command
+from tests.support.table import DUEL, check_log_path, skirmish_command
 
 pytestmark = [
     pytest.mark.e2e,

@@ -4,14 +4,13 @@ dropping and re-joining, and the small CI runs of the fuzz and SIGKILL soaks."""
 from __future__ import annotations
 
 import stat
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from table_helpers import AMBUSH, HostProc, RawSeat, play_until_turn, wait_save
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "soak"))
+from tests.support.helpers import load_script
+from tests.support.table import AMBUSH, HostProc, RawSeat, play_until_turn, wait_save
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -148,7 +147,7 @@ def test_a_dropped_seat_rejoins_where_the_fight_is(host: HostProc) -> None:
 
 
 def test_fuzz_small_no_crash_no_change(tmp_path: Path) -> None:
-    from soak_table_fuzz import fuzz
+    fuzz = load_script("soak/soak_table_fuzz.py").fuzz
 
     got = fuzz(500, seed=3, work=tmp_path)
     assert got["host_crashes"] == 0
@@ -159,7 +158,7 @@ def test_fuzz_small_no_crash_no_change(tmp_path: Path) -> None:
 
 
 def test_sigkill_small_loses_no_confirmed_action(tmp_path: Path) -> None:
-    from soak_table_kill import soak
+    soak = load_script("soak/soak_table_kill.py").soak
 
     got = soak(2, seed=4, work=tmp_path)
     assert got["kills"] == 2 and got["resumes"] == 2
@@ -251,7 +250,7 @@ def test_a_spectator_sees_its_side_and_acts_for_nobody(tmp_path: Path) -> None:
 def test_a_bad_table_file_is_one_line_naming_where(tmp_path: Path, text: str, message: str) -> None:
     import subprocess
 
-    from table_helpers import skirmish_command
+    from tests.support.table import skirmish_command
 
     seats = tmp_path / "seats.yaml"
     seats.write_text(text)
@@ -314,7 +313,7 @@ def test_resume_of_a_broken_table_is_one_line(tmp_path: Path) -> None:
     import os
     import subprocess
 
-    from table_helpers import skirmish_command
+    from tests.support.table import skirmish_command
 
     env = {**os.environ, "SKIRMISH_DATA_DIR": str(tmp_path / "d")}
     table = tmp_path / "t"

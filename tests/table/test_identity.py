@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_helpers import AMBUSH, HostProc, RawSeat, play_until_turn, wait_save
+
+from tests.support.table import AMBUSH, HostProc, RawSeat, play_until_turn, wait_save
 
 pytestmark = [
     pytest.mark.timeout(120),

@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
-from table_helpers import AMBUSH, HostProc, wait_save
 from textual.pilot import Pilot
 
+from tests.support.table import AMBUSH, HostProc, wait_save
 from tui.table.seat_app import SeatApp
 from tui.table.seat_screen import SeatScreen
 from tui.widgets.panes import LogPane

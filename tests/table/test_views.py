@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from table_helpers import AMBUSH
 
 from engine.content.loader import load_encounter
 from engine.encounter import Encounter
+from tests.support.table import AMBUSH
 from tui.controller import Controller
 from tui.options import GameOptions
 from tui.table.host import seat_view_json

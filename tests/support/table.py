@@ -16,14 +16,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1] / "table"
+"""tests/table, where the table's fixtures live."""
 AMBUSH = str(HERE / "fixtures" / "ambush.yaml")
 DUEL = str(HERE.parent / "tui" / "fixtures" / "duel.yaml")
 
 
 def check_log_path() -> Path | None:
     """The shared conformance checker: ../shared next to the checkout, or /work/shared."""
-    for root in (HERE.parents[2].parent / "shared", Path("/work/shared")):
+    for root in (HERE.parents[1].parent / "shared", Path("/work/shared")):
         path = root / "conformance" / "check_log.py"
         if path.exists():
             return path
