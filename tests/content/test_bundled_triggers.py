@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmish_helpers import Builder, events, mon
-
 from engine.actions import Move, UsePower
 from engine.attacks import preview
 from engine.encounter import Encounter
 from engine.events import Attack, EffectStart, Heal, Moved, TempHp, Triggered
+from tests.support.helpers import Builder, events, mon
 
 GRID = "............\n............\n............\n............\n"
 INCLUDES = ["bestiary/marauders", "bestiary/mistfen", "party/lanterns"]

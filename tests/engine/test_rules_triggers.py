@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from skirmish_helpers import Answers, Builder, events, mon
 
 from engine.actions import EndTurn, Move, UsePower
 from engine.decisions import TriggerQuestion
 from engine.encounter import Encounter
 from engine.events import ActionSpent, Attack, Damage, Heal, Moved, Triggered
+from tests.support.helpers import Answers, Builder, events, mon
 
 GRID = "..........\n..........\n..........\n"
 JAB = {
@@ -398,7 +398,7 @@ def test_X_PWR_1_a_triggered_power_is_not_used_on_ones_turn(build: Builder) -> N
     ],
 )
 def test_check_bad_triggered_powers(tmp_path: Any, extra: str, field: str, message: str) -> None:
-    from test_content_helpers import LIB, find, line_of, load_errors
+    from tests.support.content_errors import LIB, find, line_of, load_errors
 
     lib = LIB.replace("    name: Club\n", "    name: Club\n" + extra)
     errors = load_errors(tmp_path, lib=lib)

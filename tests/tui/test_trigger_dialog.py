@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hostile import LINK_MARKUP
-from tui_helpers import BASE, fight, screen_text, settle, sync
-
 from engine.content.loader import load_encounter
 from engine.decisions import TriggerQuestion
 from engine.events import Logged, Triggered
+from tests.support.app import BASE, fight, screen_text, settle, sync
+from tests.support.hostile import LINK_MARKUP
 from tui.app import SkirmishApp
 from tui.controller import Ask
 from tui.logtext import Names, format_log
@@ -30,7 +29,7 @@ async def test_X_ACT_1_trigger_dialog_shows_the_odds_and_answers_by_key() -> Non
         creatures[b] = replace(creatures[b], name=LINK_MARKUP)
         view = replace(view, creatures=creatures)
         q = TriggerQuestion(a, "no-escape", "enemy_leaves", b, b, True, 0.65, 7.15)
-        answers: list[bool] = []
+        answers: list[bool | None] = []
         await app.push_screen(dialog_for(Ask(q, view)), answers.append)
         await pilot.pause()
         text = screen_text(app)
