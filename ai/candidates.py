@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ai.distances import Route
 from ai.position import burst_at, close_area
+from ai.previews import hit_at
 from ai.scoring import Context, Hit
 from engine.content.schema import Power
 from engine.grid import blast_origins, distance, footprint, line_of_effect, threatened_squares
@@ -34,115 +35,167 @@ def attack_options(
     attack_sq: dict[Square, Route | None],
     top: list[Square],
 ) -> list[Candidate]:
-    """(square, scored targets, area origin) for each way to use `p`."""
-    out: list[Candidate] = []
-    me = ctx.me
+    """(square, scored targets, area origin) for each way to use `p` (one generator per kind
+    of power)."""
     if p.kind == "melee" and p.target != "self":
-        rng = power_range(me, p)
-        for t in targets:
-            if me.size == 1:
-                ring = threatened_squares(ctx.bmap, t.pos, t.size, rng)
-                cands = [sq for sq in ring if sq in attack_sq]
-            else:
-                cands = [sq for sq in attack_sq if ctx.in_reach(p, t, sq)]
-            for sq in cands:
-                hit = ctx.hit_at(p, t, sq)
-                if hit is not None:
-                    out.append((sq, [hit], None))
-        return _multi(p, out)
+        return melee_options(ctx, p, targets, attack_sq)
     if p.kind == "ranged":
-        chosen = _shortlist(ctx, p, targets, top)
-        for sq in top:
-            for t in chosen:
-                if not ctx.in_reach(p, t, sq):
-                    continue
-                hit = ctx.hit_at(p, t, sq)
-                if hit is not None:
-                    out.append((sq, [hit], None))
-        return _multi(p, out)
+        return ranged_options(ctx, p, targets, top)
     if p.kind == "close":
-        near = set(top)
-        n = p.burst if p.burst is not None else (p.blast or 1)
-        for t in ctx.enemies:
-            for sq in threatened_squares(ctx.bmap, t.pos, t.size, n):
-                if sq in attack_sq:
-                    near.add(sq)
-        if p.blast is not None:
-            near = set(top[:4]) | ({me.pos} if me.pos in attack_sq else set())
-        # Rank every placement by a rough count (enemies caught, allies caught; walls
-        # ignored), then work out the area and score exactly only the best few.
-        rough: list[tuple[float, int, Square, Square | None]] = []
-        size = me.size
-        for sq in near:
-            x, y = sq
-            if p.burst is not None:
-                r = p.burst
-                box = (x - r, y - r, x + size - 1 + r, y + size - 1 + r)
-                rough.append((ctx.rough_box(box, p, sq), len(rough), sq, None))
-            else:
-                assert p.blast is not None
-                n = p.blast
-                for cx, cy in blast_origins(ctx.bmap, sq, size, n):
-                    box = (cx, cy, cx + n - 1, cy + n - 1)
-                    rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
-        rough.sort(key=lambda x: (-x[0], x[1]))
-        for score, _, sq, tl in rough[:ROUGH_KEEP]:
-            if score <= 0:
-                break
-            if p.burst is not None:
-                area = close_area(ctx.bmap, sq, size, p.burst, None)
-            else:
-                assert p.blast is not None
-                area = close_area(ctx.bmap, sq, size, p.blast, tl)
-            hits = area_hits(ctx, p, area, sq, None)
-            if hits:
-                out.append((sq, hits, tl))
-        return out
+        return close_options(ctx, p, attack_sq, top)
     if p.kind == "area" and p.burst is not None and p.range is not None:
-        r = p.burst
-        origins: set[Square] = set()
-        for t in ctx.enemies:
-            x, y = t.pos
-            for ox in range(x - r, x + t.size + r):
-                for oy in range(y - r, y + t.size + r):
-                    if ctx.bmap.in_bounds((ox, oy)) and not ctx.bmap.blocks_sight((ox, oy)):
-                        origins.add((ox, oy))
-        coarse = []
-        for o in sorted(origins):
-            box = (o[0] - r, o[1] - r, o[0] + r, o[1] + r)
-            coarse.append((ctx.rough_box(box, p, me.pos), o))
-        coarse.sort(key=lambda x: -x[0])
-        scored = []
-        for score, o in coarse[:ROUGH_KEEP]:
-            if score <= 0:
-                break
-            hits = area_hits(ctx, p, burst_at(ctx.bmap, o, r), me.pos, o)
-            v = sum(h.value for h in hits)
-            if hits and v > 0:
-                scored.append((v, o, hits))
-        scored.sort(key=lambda x: -x[0])
-        for sq in top:
-            a_sq = footprint(sq, me.size)
-            found = 0
-            for _, o, hits in scored:
-                if distance(a_sq, (o,)) > p.range or not line_of_effect(ctx.bmap, a_sq, (o,)):
-                    continue
-                out.append((sq, hits, o))
-                found += 1
-                if found >= 2:
-                    break
+        return area_options(ctx, p, top)
+    return []
+
+
+def melee_options(
+    ctx: Context, p: Power, targets: list[Combatant], attack_sq: dict[Square, Route | None]
+) -> list[Candidate]:
+    """Each target from each square it can attack from within reach of it."""
+    f = ctx.f
+    me = f.me
+    rng = power_range(me, p)
+    out: list[Candidate] = []
+    for t in targets:
+        if me.size == 1:
+            ring = threatened_squares(f.bmap, t.pos, t.size, rng)
+            cands = [sq for sq in ring if sq in attack_sq]
+        else:
+            cands = [sq for sq in attack_sq if ctx.in_reach(p, t, sq)]
+        for sq in cands:
+            hit = hit_at(ctx, p, t, sq)
+            if hit is not None:
+                out.append((sq, [hit], None))
+    return _multi(p, out)
+
+
+def ranged_options(
+    ctx: Context, p: Power, targets: list[Combatant], top: list[Square]
+) -> list[Candidate]:
+    """The few targets worth shooting (`shortlist`) from the best few squares."""
+    chosen = shortlist(ctx, p, targets, top)
+    out: list[Candidate] = []
+    for sq in top:
+        for t in chosen:
+            if not ctx.in_reach(p, t, sq):
+                continue
+            hit = hit_at(ctx, p, t, sq)
+            if hit is not None:
+                out.append((sq, [hit], None))
+    return _multi(p, out)
+
+
+def close_options(
+    ctx: Context, p: Power, attack_sq: dict[Square, Route | None], top: list[Square]
+) -> list[Candidate]:
+    """Close bursts and blasts: every placement ranked by a rough count (enemies caught,
+    allies caught; walls ignored), the best few worked out and scored exactly."""
+    rough = sorted(_close_placements(ctx, p, attack_sq, top), key=lambda x: (-x[0], x[1]))
+    size = ctx.f.me.size
+    out: list[Candidate] = []
+    for score, _, sq, tl in rough[:ROUGH_KEEP]:
+        if score <= 0:
+            break
+        if p.burst is not None:
+            area = close_area(ctx.f.bmap, sq, size, p.burst, None)
+        else:
+            assert p.blast is not None
+            area = close_area(ctx.f.bmap, sq, size, p.blast, tl)
+        hits = area_hits(ctx, p, area, sq, None)
+        if hits:
+            out.append((sq, hits, tl))
     return out
 
 
-def _shortlist(
+def _close_placements(
+    ctx: Context, p: Power, attack_sq: dict[Square, Route | None], top: list[Square]
+) -> list[tuple[float, int, Square, Square | None]]:
+    """(rough score, order, square, blast corner) of every placement worth ranking."""
+    f = ctx.f
+    me = f.me
+    near = set(top)
+    n = p.burst if p.burst is not None else (p.blast or 1)
+    for t in f.enemies:
+        for sq in threatened_squares(f.bmap, t.pos, t.size, n):
+            if sq in attack_sq:
+                near.add(sq)
+    if p.blast is not None:
+        near = set(top[:4]) | ({me.pos} if me.pos in attack_sq else set())
+    rough: list[tuple[float, int, Square, Square | None]] = []
+    size = me.size
+    for sq in near:
+        x, y = sq
+        if p.burst is not None:
+            r = p.burst
+            box = (x - r, y - r, x + size - 1 + r, y + size - 1 + r)
+            rough.append((ctx.rough_box(box, p, sq), len(rough), sq, None))
+        else:
+            assert p.blast is not None
+            b = p.blast
+            for cx, cy in blast_origins(f.bmap, sq, size, b):
+                box = (cx, cy, cx + b - 1, cy + b - 1)
+                rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
+    return rough
+
+
+def area_options(ctx: Context, p: Power, top: list[Square]) -> list[Candidate]:
+    """Area bursts: the origins catching an enemy, ranked roughly, the best few scored
+    exactly; each of the best few squares uses the two best origins it can reach."""
+    assert p.range is not None
+    scored = _area_origins(ctx, p)
+    me = ctx.f.me
+    out: list[Candidate] = []
+    for sq in top:
+        a_sq = footprint(sq, me.size)
+        found = 0
+        for _, o, hits in scored:
+            if distance(a_sq, (o,)) > p.range or not line_of_effect(ctx.f.bmap, a_sq, (o,)):
+                continue
+            out.append((sq, hits, o))
+            found += 1
+            if found >= 2:
+                break
+    return out
+
+
+def _area_origins(ctx: Context, p: Power) -> list[tuple[float, Square, list[Hit]]]:
+    """(worth, origin, scored creatures) of the best area origins, best first."""
+    assert p.burst is not None
+    f = ctx.f
+    r = p.burst
+    origins: set[Square] = set()
+    for t in f.enemies:
+        x, y = t.pos
+        for ox in range(x - r, x + t.size + r):
+            for oy in range(y - r, y + t.size + r):
+                if f.bmap.in_bounds((ox, oy)) and not f.bmap.blocks_sight((ox, oy)):
+                    origins.add((ox, oy))
+    coarse = []
+    for o in sorted(origins):
+        box = (o[0] - r, o[1] - r, o[0] + r, o[1] + r)
+        coarse.append((ctx.rough_box(box, p, f.me.pos), o))
+    coarse.sort(key=lambda x: -x[0])
+    scored = []
+    for score, o in coarse[:ROUGH_KEEP]:
+        if score <= 0:
+            break
+        hits = area_hits(ctx, p, burst_at(f.bmap, o, r), f.me.pos, o)
+        v = sum(h.value for h in hits)
+        if hits and v > 0:
+            scored.append((v, o, hits))
+    scored.sort(key=lambda x: -x[0])
+    return scored
+
+
+def shortlist(
     ctx: Context, p: Power, targets: list[Combatant], top: list[Square]
 ) -> list[Combatant]:
     """The few targets worth a ranged attack, ranked once per decision by the first
     ranged power tried, from the first square that reaches each (cover and flanking
     change the odds from square to square, not the ranking)."""
     want = max(3, p.targets + 1)
-    ranked = ctx.memo.get("ranged-shortlist")
-    if not isinstance(ranked, list):
+    ranked = ctx.c.shortlist
+    if ranked is None:
         first: dict[str, float] = {}
         # A rough priority first (value per hit point left): only the best few are
         # previewed, so a crowd of enemies costs little.
@@ -151,10 +204,10 @@ def _shortlist(
             for t in rough:
                 if t.id in first or not ctx.in_reach(p, t, sq):
                     continue
-                hit = ctx.hit_at(p, t, sq)
+                hit = hit_at(ctx, p, t, sq)
                 first[t.id] = hit.value if hit is not None else -1e9
         ranked = sorted(first, key=lambda tid: -first[tid])
-        ctx.memo["ranged-shortlist"] = ranked
+        ctx.c.shortlist = ranked
     keep = set(ranked[:want])
     return [t for t in targets if t.id in keep or (len(ranked) < want)]
 
@@ -182,7 +235,7 @@ def area_hits(
     policy then names in the action."""
     hits = []
     for t in ctx.creatures_in(area, p, at):
-        hit = ctx.hit_at(p, t, at, origin)
+        hit = hit_at(ctx, p, t, at, origin)
         if hit is not None:
             hits.append(hit)
     if len(hits) > p.targets:

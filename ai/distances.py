@@ -1,28 +1,37 @@
 """Searches over the map's networkx movement graph that the tactical AI needs every turn.
 
-Three kinds, all plain-Python loops over the graph's adjacency (derived once per map):
+Three kinds, all plain-Python loops over the engine's movement graph (`graph_of`):
 
 - `DistanceCache`: walking distance from every square to one enemy, capped (2 x speed + reach
-  by default). One map per enemy, shared by every creature of a side (the cache lives in the
-  side's policy) and kept while that enemy stays where it is. Creatures are ignored in these
-  maps: an approximation that lets one enemy's move invalidate only its own map.
+  by default), by the engine's own `engine.grid.distance_map`. One map per enemy, shared by
+  every creature of a side (the cache lives in the side's policy) and kept while that enemy
+  stays where it is. Creatures are ignored in these maps: an approximation that lets one
+  enemy's move invalidate only its own map.
 - `routes`: every square a mover can end on within its speed, by the path that provokes the
   fewest (most harmless) opportunity attacks, not merely the cheapest: a label-setting search
   over (square, set of enemies provoked) with Pareto pruning.
 - `path_toward`: an A* walk toward a far-away enemy when it lies beyond the capped maps.
 
-Costs follow the engine (`engine.grid.movement`): entering a square costs its node `cost`
-(1, or 2 in difficult terrain); allies may be passed through, enemies may not; a move may not
-end in another creature's square. The engine still checks every path the AI submits.
+Costs and steps are the engine's (`engine.grid.entry_costs`, `adjacency`, `step_neighbours`:
+1, or 2 in difficult terrain, no cut corners); allies may be passed through, enemies may not;
+a move may not end in another creature's square. The engine still checks every path the AI
+submits.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.grid import STEPS, BattleMap, line_of_effect
+from engine.grid import (
+    BattleMap,
+    adjacency,
+    distance_map,
+    entry_costs,
+    line_of_effect,
+    step_neighbours,
+)
 
 Square = tuple[int, int]
 BIG = 1 << 30
@@ -30,28 +39,17 @@ BIG = 1 << 30
 
 @dataclass(frozen=True, slots=True)
 class MapGraph:
-    """The movement graph as flat lookups: square -> neighbours, square -> entry cost."""
+    """The engine's movement graph as flat lookups (`engine.grid.adjacency`, `entry_costs`):
+    square -> neighbours, square -> entry cost; and the map, for the squares off the graph."""
 
     adj: Mapping[Square, tuple[Square, ...]]
     cost: Mapping[Square, int]
-
-
-_GRAPHS: dict[int, tuple[BattleMap, MapGraph]] = {}
+    bmap: BattleMap
 
 
 def graph_of(bmap: BattleMap) -> MapGraph:
-    """The map's networkx graph flattened once per map (maps are immutable)."""
-    hit = _GRAPHS.get(id(bmap))
-    if hit is not None and hit[0] is bmap:
-        return hit[1]
-    g = bmap.graph
-    adj = {u: tuple(sorted(g.adj[u])) for u in g.nodes}
-    cost = {u: int(d.get("cost", 1)) for u, d in g.nodes(data=True)}
-    mg = MapGraph(adj, cost)
-    if len(_GRAPHS) >= 8:
-        _GRAPHS.clear()
-    _GRAPHS[id(bmap)] = (bmap, mg)
-    return mg
+    """The map's movement graph as the engine flattens it (once per map: maps are immutable)."""
+    return MapGraph(adjacency(bmap), entry_costs(bmap), bmap)
 
 
 _WARM: set[int] = set()
@@ -75,49 +73,10 @@ def warm_lines(radius: int) -> None:
 
 
 def neighbours(mg: MapGraph, sq: Square) -> tuple[Square, ...]:
-    """Graph neighbours; a square off the graph (a pit) steps to enterable neighbours."""
+    """Graph neighbours; a square off the graph (a pit) steps to enterable neighbours (the
+    engine's corner rule: `engine.grid.step_neighbours`)."""
     vs = mg.adj.get(sq)
-    if vs is not None:
-        return vs
-    x, y = sq
-    out = []
-    for dx, dy in STEPS:
-        v = (x + dx, y + dy)
-        if v not in mg.cost:
-            continue
-        if dx and dy and ((x + dx, y) not in mg.cost or (x, y + dy) not in mg.cost):
-            continue
-        out.append(v)
-    return tuple(out)
-
-
-def distance_map(mg: MapGraph, sources: Iterable[Square], cap: int) -> dict[Square, int]:
-    """Square -> cost of walking from it into the nearest source, up to `cap` (Dial's buckets:
-    entry costs are 1 or 2). Same meaning as `engine.grid.distance_map` with no creatures."""
-    dist: dict[Square, int] = {}
-    buckets: list[list[Square]] = [[] for _ in range(cap + 3)]
-    for s in sources:
-        if s not in dist:
-            dist[s] = 0
-            buckets[0].append(s)
-    cost = mg.cost
-    adj = mg.adj
-    for d in range(cap + 1):
-        bucket = buckets[d]
-        for v in bucket:
-            if dist[v] != d:
-                continue
-            nd = d + cost.get(v, 1)
-            if nd > cap:
-                continue
-            vs = adj.get(v)
-            if vs is None:
-                vs = neighbours(mg, v)
-            for u in vs:
-                if nd < dist.get(u, BIG):
-                    dist[u] = nd
-                    buckets[nd].append(u)
-    return dist
+    return vs if vs is not None else step_neighbours(mg.bmap, sq)
 
 
 class DistanceCache:
@@ -125,36 +84,50 @@ class DistanceCache:
 
     Caps come in steps of 8, and a map searched with a larger cap serves every smaller one,
     so the creatures of a side share one map per enemy however far each of them stands.
+    Each map is tagged with when it was searched (the fight's record count): `rollback`
+    forgets the maps searched after a point an undo went back to, so that what a decision
+    finds here depends only on the fight up to now.
     """
 
     STEP = 8
 
     def __init__(self, limit: int = 96) -> None:
-        self._maps: dict[tuple[Square, int], tuple[int, dict[Square, int]]] = {}
+        self._maps: dict[tuple[Square, int], list[tuple[int, int, dict[Square, int]]]] = {}
         self._bmap: BattleMap | None = None
         self._limit = limit
         self.computed = 0
         """How many maps were searched (for tests and the benchmark)."""
 
-    def get(self, bmap: BattleMap, pos: Square, size: int, cap: int) -> dict[Square, int]:
+    def get(
+        self, bmap: BattleMap, pos: Square, size: int, cap: int, tag: int = 0
+    ) -> dict[Square, int]:
         """Square -> walking cost into the creature at `pos`, for every square within `cap`
-        (and possibly more)."""
+        (and possibly more). `tag`: the fight's record count now."""
         if self._bmap is not bmap:
             self._maps.clear()
             self._bmap = bmap
         key = (pos, size)
-        hit = self._maps.get(key)
-        if hit is not None and hit[0] >= cap:
-            return hit[1]
-        if len(self._maps) >= self._limit:
+        versions = self._maps.get(key)
+        if versions and versions[-1][1] >= cap:
+            return versions[-1][2]
+        if versions is None and len(self._maps) >= self._limit:
             self._maps.clear()
         cap = -(-cap // self.STEP) * self.STEP
         x, y = pos
         sources = [(x + i, y + j) for j in range(size) for i in range(size)]
-        dm = distance_map(graph_of(bmap), sources, cap)
-        self._maps[key] = (cap, dm)
+        dm = distance_map(bmap, sources, cap)
+        self._maps.setdefault(key, []).append((tag, cap, dm))
         self.computed += 1
         return dm
+
+    def rollback(self, tag: int) -> None:
+        """Forget the maps searched after record count `tag` (an undo went back there)."""
+        for key in list(self._maps):
+            versions = self._maps[key]
+            while versions and versions[-1][0] > tag:
+                versions.pop()
+            if not versions:
+                del self._maps[key]
 
 
 _Label = tuple[int, float, int, Square, int]
@@ -211,7 +184,7 @@ def routes(
     blocked: frozenset[Square] | set[Square],
     occupied: frozenset[Square] | set[Square],
     threat_mask: Mapping[Square, int],
-    oa_cost: list[float],
+    oa_cost: Sequence[float],
 ) -> dict[Square, Route]:
     """For each square a Medium (or Small) mover can end on within `budget`, the route whose
     provoked opportunity attacks cost least (`oa_cost[i]` for bit i), cheapest among those.
@@ -312,7 +285,7 @@ def _plain_routes(
     }
 
 
-def _mask_cost(mask: int, oa_cost: list[float]) -> float:
+def _mask_cost(mask: int, oa_cost: Sequence[float]) -> float:
     total = 0.0
     i = 0
     while mask:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ai.roles import weights_for
 from engine.battle import Battle
+from engine.flanking import side_of
 from engine.grid import STEPS, Terrain, distance, footprint
 from engine.state import Combatant
 
@@ -63,7 +64,7 @@ def _enemy_end(b: Battle, by: Combatant, t: Combatant, end: Square) -> float:
         else:
             v += -2.0 if fragile else 1.0
         if not fragile and distance(a_sq, t_sq) == 1:
-            sides.add(_side(a, end, t.size))
+            sides.add(side_of(a.pos, a.size, end, t.size))
     if any((-sx, -sy) in sides for sx, sy in sides):
         v += 1.5  # flanked between two of my side
     if weights_for(by).keep_range:
@@ -77,13 +78,3 @@ def _ally_end(b: Battle, t: Combatant, end: Square) -> float:
     t_sq = footprint(end, t.size)
     near = sum(1 for e in b.enemies_of(t) if e.standing and distance(b.squares(e), t_sq) == 1)
     return -2.0 * near
-
-
-def _side(a: Combatant, end: Square, size: int) -> tuple[int, int]:
-    """Which side of a creature of `size` at `end` `a` stands on (-1, 0, +1 per axis)."""
-    tx, ty = end
-    ax0, ay0 = a.pos
-    ax1, ay1 = ax0 + a.size - 1, ay0 + a.size - 1
-    sx = -1 if ax1 < tx else (1 if ax0 >= tx + size else 0)
-    sy = -1 if ay1 < ty else (1 if ay0 >= ty + size else 0)
-    return sx, sy

@@ -11,36 +11,30 @@ away when fleeing), so that it wins where a plain move would provoke.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-from ai.distances import Route, routes
-from ai.plan import Budget, Option
-from ai.scoring import Context
+from ai.distances import routes
+from ai.moving import moving_options
+from ai.plan import Option
 from ai.squares import act_provokes
+from ai.turn import Turn
 from engine.actions import FullAttack, Withdraw
 from engine.content.schema import Power
 from engine.full_round import full_attack_previews, full_round_problem
-
-if TYPE_CHECKING:
-    from ai.planner import Planner
 
 Square = tuple[int, int]
 WITHDRAW_COST = 0.5
 """A withdraw spends the standard action too: a move that provokes nothing is worth more."""
 
 
-def full_attack_options(
-    ctx: Context, powers: list[Power], bud: Budget, value: Callable[[Square], float]
-) -> list[Option]:
+def full_attack_options(turn: Turn, powers: list[Power]) -> list[Option]:
     """One option per (power, target in reach now) for a full attack, if it has more than one
     attack; scored as the sum of its attacks' values (`Context.score_hit`)."""
-    enc, b, me = ctx.enc, ctx.b, ctx.me
-    if not b.ruleset.full_attack or not (bud.standard and bud.move):
+    ctx = turn.ctx
+    enc, b, me = ctx.f.enc, ctx.f.b, ctx.f.me
+    if not b.ruleset.full_attack or not (turn.bud.standard and turn.bud.move):
         return []
     if b.ruleset.attack_count(me) < 2 or full_round_problem(enc, me) is not None:
         return []
-    enemies = {t.id for t in ctx.enemies}
+    enemies = {t.id for t in ctx.f.enemies}
     out: list[Option] = []
     for p in powers:
         if p.usage != "at-will" or p.kind not in ("melee", "ranged") or p.targets != 1:
@@ -55,42 +49,36 @@ def full_attack_options(
             cost, surv = 0.0, 1.0
             if p.kind == "ranged":
                 cost, surv, who = act_provokes(ctx, me.pos, None)
-            score = worth * surv - cost + value(me.pos)
+            score = worth * surv - cost + turn.value(me.pos)
             option = Option("full_attack", score, me.pos, None, p, (tid,), hits=tuple(hits))
             option.provoked = who
             out.append(option)
     return out
 
 
-def withdraw_options(
-    planner: Planner,
-    ctx: Context,
-    start_threatened: bool,
-    oa: Callable[[Route | None], tuple[float, float, tuple[str, ...]]],
-    avoided: Callable[[Route | None], tuple[str, ...]],
-    value: Callable[[Square], float],
-    fleeing: bool,
-) -> list[Option]:
+def withdraw_options(turn: Turn, fleeing: bool) -> list[Option]:
     """Withdraws (kind "withdraw"), scored as the planner's moves with no attack, for a
     Medium or smaller creature that starts its turn next to an enemy."""
-    enc, b, me = ctx.enc, ctx.b, ctx.me
-    if not b.ruleset.withdraw or not start_threatened or me.size > 1:
+    ctx = turn.ctx
+    f = ctx.f
+    enc, b, me = f.enc, f.b, f.me
+    if not b.ruleset.withdraw or not turn.threatened_at_start or me.size > 1:
         return []
     if b.has(me, "prone") or b.flag(me, "cant_move") or full_round_problem(enc, me):
         return []
     s0 = me.pos
-    mask = dict(ctx.threat_mask)
+    mask = dict(f.threat_mask)
     mask[s0] = 0  # S-15: the square left first provokes nothing
-    found = routes(ctx.mg, s0, 2 * b.speed(me), ctx.enemy_sq, ctx.occupied, mask, ctx.oa_cost)
+    found = routes(f.mg, s0, 2 * b.speed(me), f.enemy_sq, f.occupied, mask, ctx.oa_cost)
     moves = {sq: r for sq, r in found.items() if sq != s0}
     for r in moves.values():
         r.mode = "withdraw"
     if not moves:
         return []
-    cost = {sq: oa(r) for sq, r in moves.items()}
+    cost = {sq: turn.oa(r) for sq, r in moves.items()}
     cost[s0] = (0.0, 1.0, ())
     out = []
-    for o in planner._moving(ctx, moves, cost, avoided, value, fleeing, exact=True):
+    for o in moving_options(turn, moves, cost, fleeing, exact=True):
         if o.kind != "move" or o.route is None:
             continue
         if enc.validate(Withdraw(o.route.path)) is not None:

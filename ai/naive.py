@@ -6,6 +6,7 @@ simplest correct player of any encounter.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ai.policy import Choice
@@ -49,22 +50,22 @@ class NaivePolicy:
                 return Choice(act)
         return Choice(EndTurn())
 
-    def _candidates(self, enc: Encounter, c: Combatant) -> list[Action | None]:
-        out: list[Action | None] = [self._attack(enc, c)]
+    def _candidates(self, enc: Encounter, c: Combatant) -> Iterator[Action | None]:
+        """In order of preference; lazily, so that a legal attack skips the path search."""
+        yield self._attack(enc, c)
         prone = enc.battle.has(c, "prone")
         if self._engaged(enc, c):
             # Already next to an enemy: walking on would only provoke opportunity attacks.
             if prone and enc.can_spend("move"):
-                out.append(StandUp())
-            return out
+                yield StandUp()
+            return
         if enc.can_spend("move") and not prone:
             if enc.battle.map.cell(c.pos).terrain == Terrain.PIT:
-                out.append(self._climb(enc, c))
+                yield self._climb(enc, c)
             else:
-                out.append(self._approach(enc, c))
+                yield self._approach(enc, c)
         if prone and enc.can_spend("move"):
-            out.append(StandUp())
-        return out
+            yield StandUp()
 
     @staticmethod
     def _climb(enc: Encounter, c: Combatant) -> Move | None:
@@ -81,8 +82,8 @@ class NaivePolicy:
         return None
 
     def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
-        for power, reason in enc.usable_powers():
-            if reason is not None or power not in basic_powers(c):
+        for power, refusal in enc.power_refusals():
+            if refusal is not None or power not in basic_powers(c):
                 continue
             targets = enc.targets(power.id)
             if not targets:

@@ -18,6 +18,7 @@ from engine.actions import Action
 from engine.battle import Battle
 from engine.content.schema import Power
 from engine.state import Combatant
+from engine.turn_budget import turn_budget
 
 Square = tuple[int, int]
 
@@ -58,7 +59,7 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """Which sequences of actions are still possible this turn (mirrors `can_spend`)."""
+    """Which sequences of actions are still possible this turn (`engine.turn_budget`)."""
 
     move: bool
     standard: bool
@@ -68,33 +69,15 @@ class Budget:
     minor: bool
 
 
-def _can(spent: dict[str, int], kind: str, one_action: bool, slots: int) -> bool:
-    s = dict(spent)
-    s[kind] = s.get(kind, 0) + 1
-    total = s.get("standard", 0) + s.get("move", 0) + s.get("minor", 0)
-    if one_action and total > 1:
-        return False
-    std, mov = s.get("standard", 0), s.get("move", 0)
-    return std <= slots and std + mov <= slots + 1 and total <= slots + 2
-
-
 def budget(b: Battle, c: Combatant, extra_standard: int = 0, more: tuple[str, ...] = ()) -> Budget:
     """What `c` may still do this turn (`extra_standard`: as if an action point were spent;
-    `more`: as if these actions were spent too)."""
-    spent = {k: b.spent.get(k, 0) for k in ("standard", "move", "minor")}
-    for k in more:
-        if k in spent:
-            spent[k] += 1
-    one = b.surprise_round or b.has(c, "dazed")
-    slots = 1 + b.extra_standard + extra_standard
+    `more`: as if these actions were spent too), as the engine's action budget says
+    (`engine.turn_budget`)."""
+
+    left = turn_budget(b, c, spent_also=more, extra_standard=extra_standard)
 
     def can(*kinds: str) -> bool:
-        s = dict(spent)
-        for k in kinds:
-            if not _can(s, k, one, slots):
-                return False
-            s[k] += 1
-        return True
+        return left.allows(kinds)
 
     return Budget(
         move=can("move"),

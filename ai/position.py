@@ -3,7 +3,7 @@
 `square_value` is `Context.value`: minus the exposure (what the enemies that can reach the
 square could deal next round), plus the role's terms (`ai.roles`): enemies engaged, allies
 guarded, flanks set up for allies, concealment, and for soldiers a chokepoint held. It reads
-the per-decision facts of `ai.scoring.Context` and memoizes there. The areas of bursts and
+the decision's facts (`ai.facts`) and memoizes in its caches (`ai.caches`). The areas of bursts and
 blasts and the map's chokepoints never change for a map, so they are memoized per map here.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
+from engine.flanking import side_of
 from engine.grid import (
     BattleMap,
     Obscured,
@@ -103,13 +104,11 @@ def chokepoints(bmap: BattleMap) -> frozenset[Square]:
 
 # --- the worth of a square ------------------------------------------------------------------
 def prepare_foes(ctx: Context) -> list[Foe]:
-    """The enemies as `square_value` reads them, once per decision (and the allies' part)."""
-    b = ctx.b
-    ally_sq = {sq for a in ctx.allies for sq in b.squares(a)}
-    ctx.flankers = {sq for a in ctx.allies if a.size == 1 and b.can_react(a) for sq in b.squares(a)}
-    ctx.ally_pos = [a.pos for a in ctx.allies]
+    """The enemies as `square_value` reads them, once per decision."""
+    b = ctx.f.b
+    ally_sq = {sq for a in ctx.f.allies for sq in b.squares(a)}
     foes = []
-    for e in ctx.enemies:
+    for e in ctx.f.enemies:
         d = ctx.danger(e)
         e_sq = b.squares(e)
         reach = d.reach
@@ -130,8 +129,14 @@ def prepare_foes(ctx: Context) -> list[Foe]:
                 1 if threatens_ally else 0,
             )
         )
-    ctx.foes = foes
+    ctx.c.foes = foes
     return foes
+
+
+def _flanking_it(ctx: Context, sq: Square, e: Combatant) -> bool:
+    """Would I flank `e` from `sq` (F-MOD-1, as the engine reckons it: `flank_sides`)?"""
+    sides = ctx.flank_sides(e)
+    return bool(sides) and side_of(sq, ctx.f.me.size, e.pos, e.size) in sides
 
 
 def square_value(ctx: Context, sq: Square) -> float:
@@ -140,13 +145,12 @@ def square_value(ctx: Context, sq: Square) -> float:
     70% if they must walk, 60% for ranged attacks, less behind cover from the shooter; less
     in obscured squares and among allies), plus the role's terms for enemies engaged, allies
     guarded, concealment, flanking set up for allies and a chokepoint held."""
-    foes = ctx.foes if ctx.foes is not None else prepare_foes(ctx)
-    w = ctx.w
-    b = ctx.b
-    me = ctx.me
+    foes = ctx.c.foes if ctx.c.foes is not None else prepare_foes(ctx)
+    w = ctx.f.w
+    b = ctx.f.b
+    me = ctx.f.me
     me_small = me.size == 1
-    flankers = ctx.flankers
-    can_flank = not b.flag(me, "no_reactions")
+    can_flank = b.can_react(me)
     x, y = sq
     exposure = 0.0
     engaged = guard = 0
@@ -167,23 +171,17 @@ def square_value(ctx: Context, sq: Square) -> float:
             m = melee
             engaged += 1
             guard += guards
-            if (
-                gap == 1
-                and can_flank
-                and es == 1
-                and me_small
-                and (2 * ex - x, 2 * ey - y) in flankers
-            ):
+            if gap == 1 and can_flank and _flanking_it(ctx, sq, e):
                 flank += 1.0
         elif melee and gap <= sr:
             m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
         r = 0.0
         if ranged and gap <= rng and m < ranged:
             # Cover from the shooter where it stands (terrain; memoized by the map).
-            level = cover(ctx.bmap, b.squares(e), a_sq, count_creatures=False)
+            level = cover(ctx.f.bmap, b.squares(e), a_sq, count_creatures=False)
             r = ranged * COVER_SHARE[level]
         exposure += m if m > r else r
-    obscured = ctx.bmap.cells[y * ctx.bmap.width + x].obscured
+    obscured = ctx.f.bmap.cells[y * ctx.f.bmap.width + x].obscured
     hidden = obscured is not Obscured.NONE
     if hidden:
         exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
@@ -191,7 +189,7 @@ def square_value(ctx: Context, sq: Square) -> float:
         # Allies close by share the enemies' attacks (and can answer them): a creature
         # alone in front takes them all.
         near = 0
-        for ax, ay in ctx.ally_pos:
+        for ax, ay in ctx.f.ally_pos:
             if max(abs(ax - x), abs(ay - y)) <= 2:
                 near += 1
         exposure /= 1.0 + 0.35 * min(near, 3)
@@ -202,9 +200,9 @@ def square_value(ctx: Context, sq: Square) -> float:
         + w.flank * flank
         + (w.concealment if hidden else 0.0)
     )
-    if ctx.support:
+    if ctx.c.support:
         # In range of a hurt ally it can heal once there (with the minor action left).
-        v += max((h for t_sq, rng, h in ctx.support if distance(a_sq, t_sq) <= rng), default=0.0)
-    if w.hold and nearest <= HOLD_NEAR and ctx.allies and sq in chokepoints(ctx.bmap):
+        v += max((h for t_sq, rng, h in ctx.c.support if distance(a_sq, t_sq) <= rng), default=0.0)
+    if w.hold and nearest <= HOLD_NEAR and ctx.f.allies and sq in chokepoints(ctx.f.bmap):
         v += w.hold  # soldiers hold a doorway or a bridge: the enemies must come through
     return v

@@ -32,7 +32,7 @@ Square = tuple[int, int]
 def routes_for(ctx: Context, bud: Budget, speed: int) -> dict[Square, Route]:
     """Every square it can end a move on, by its least provoking route (a shift where that
     provokes less); out of a pit, one square (a whole move)."""
-    me, b = ctx.me, ctx.b
+    me, b = ctx.f.me, ctx.f.b
     s0 = me.pos
     prone = b.has(me, "prone")
     if b.map.cell(s0).terrain == Terrain.PIT:
@@ -40,22 +40,22 @@ def routes_for(ctx: Context, bud: Budget, speed: int) -> dict[Square, Route]:
             return {}
         return {
             nb: Route(nb, (s0, nb), speed, 0)
-            for nb in neighbours(ctx.mg, s0)
-            if nb not in ctx.occupied and nb not in ctx.enemy_sq
+            for nb in neighbours(ctx.f.mg, s0)
+            if nb not in ctx.f.occupied and nb not in ctx.f.enemy_sq
         }
     walk: dict[Square, Route] = {}
     if not prone and speed > 0:
         if me.size == 1:
             walk = routes(
-                ctx.mg, s0, speed, ctx.enemy_sq, ctx.occupied, ctx.threat_mask, ctx.oa_cost
+                ctx.f.mg, s0, speed, ctx.f.enemy_sq, ctx.f.occupied, ctx.f.threat_mask, ctx.oa_cost
             )
         else:
             walk = big_routes(ctx, speed, "walk")
     if me.size == 1:
         shifts = {
             nb: Route(nb, (s0, nb), 1, 0, "shift")
-            for nb in ctx.mg.adj.get(s0, ())
-            if ctx.mg.cost[nb] <= 1 and nb not in ctx.occupied
+            for nb in ctx.f.mg.adj.get(s0, ())
+            if ctx.f.mg.cost[nb] <= 1 and nb not in ctx.f.occupied
         }
     else:
         shifts = big_routes(ctx, 1, "shift")
@@ -68,17 +68,17 @@ def routes_for(ctx: Context, bud: Budget, speed: int) -> dict[Square, Route]:
 
 def big_routes(ctx: Context, budget_: int, mode: str) -> dict[Square, Route]:
     """`routes_for` for a Large or bigger creature, by the engine's own search."""
-    me, b = ctx.me, ctx.b
-    rmap = reachable(b.map, me.pos, budget_, me.id, me.side, me.size, ctx.occ)
+    me, b = ctx.f.me, ctx.f.b
+    rmap = reachable(b.map, me.pos, budget_, me.id, me.side, me.size, ctx.f.occ)
     out = {}
-    for sq in end_squares(rmap, me.id, ctx.occ, me.size):
+    for sq in end_squares(rmap, me.id, ctx.f.occ, me.size):
         if sq == me.pos:
             continue
         path = tuple(path_to(rmap, sq))
         mask = 0
         if mode == "walk":
-            for _, eid in provocations(path, ctx.threat, me.size):
-                mask |= ctx.threat_bit[eid]
+            for _, eid in provocations(path, ctx.f.threat, me.size):
+                mask |= ctx.f.threat_bit[eid]
         out[sq] = Route(sq, path, rmap[sq][0], mask, mode)
     return out
 
@@ -96,16 +96,16 @@ def far_squares(
     far = [p for p in powers if p.kind in ("ranged", "area", "close")]
     if not far or not attack_sq:
         return []
-    me = ctx.me
-    threatened = bool(ctx.threat_mask.get(me.pos, 0))
+    me = ctx.f.me
+    threatened = bool(ctx.f.threat_mask.get(me.pos, 0))
     rng = max((p.range or 0) + (p.burst or 0) for p in far)
     if any(p.kind == "close" for p in far):
         rng = max(rng, max((p.burst or p.blast or 1) for p in far if p.kind == "close"))
     out: list[Square] = []
     pool = []
-    keep_range = ctx.w.keep_range
+    keep_range = ctx.f.w.keep_range
     # Every square is within `rng` of an enemy when the start is, by a margin of speed.
-    far_off = ctx.nearest_gap(me.pos) + ctx.b.speed(me) + 1 > rng
+    far_off = ctx.nearest_gap(me.pos) + ctx.f.b.speed(me) + 1 > rng
     for sq in attack_sq:
         if far_off:
             gap = ctx.nearest_gap(sq)
@@ -125,7 +125,7 @@ def far_squares(
         # Only squares with a shot at someone (a wall or a corner in the way leaves many
         # squares in range with none): an end square without one can't be an attack.
         longest = max(far, key=lambda p: power_range(me, p))
-        near = sorted(ctx.enemies, key=lambda t: chebyshev(me.pos, t.pos))[:4]
+        near = sorted(ctx.f.enemies, key=lambda t: chebyshev(me.pos, t.pos))[:4]
         short = []
         for _, sq in pool:
             if any(ctx.in_reach(longest, t, sq) for t in near):
@@ -165,21 +165,21 @@ def act_provokes(ctx: Context, sq: Square, r: Route | None) -> tuple[float, floa
     opportunity attack on this move."""
     done = r.mask if r is not None else 0
     key = (sq, done)
-    hit = ctx.memo.get(key)
-    if isinstance(hit, tuple):
+    hit = ctx.c.act_provokes.get(key)
+    if hit is not None:
         return hit
     out = _act_provokes_at(ctx, sq, done)
-    ctx.memo[key] = out
+    ctx.c.act_provokes[key] = out
     return out
 
 
 def _act_provokes_at(ctx: Context, sq: Square, done: int) -> tuple[float, float, tuple[str, ...]]:
-    a_sq = footprint(sq, ctx.me.size)
+    a_sq = footprint(sq, ctx.f.me.size)
     cost, surv, who = 0.0, 1.0, []
-    for i, eid in enumerate(ctx.threat_ids):
+    for i, eid in enumerate(ctx.f.threat_ids):
         if done >> i & 1:
             continue
-        e = ctx.b[eid]
+        e = ctx.f.b[eid]
         if distance(a_sq, footprint(e.pos, e.size)) == 1:
             cost += ctx.oa_cost[i]
             surv *= 1.0 - ctx.oa_drop[i]

@@ -23,6 +23,7 @@ from typing import Any
 from ai.distances import DistanceCache, graph_of
 from ai.explain import action_text, summary
 from ai.forced import forced_choice
+from ai.memory import SideMemory
 from ai.plan import Option, budget
 from ai.planner import MAX_CANDIDATES, TOP_K, Planner
 from ai.policy import Choice
@@ -42,6 +43,7 @@ from engine.actions import (
     Withdraw,
 )
 from engine.attacks import preview
+from engine.battle import Battle
 from engine.decisions import (
     ForcedMoveQuestion,
     OpportunityQuestion,
@@ -51,6 +53,7 @@ from engine.decisions import (
 from engine.effects import sustainable
 from engine.encounter import Encounter
 from engine.events import Decision
+from engine.progress import FightKey, fight_point
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -58,9 +61,9 @@ Square = tuple[int, int]
 
 @dataclass(slots=True)
 class _Plan:
-    key: tuple[int, str, int]
-    """(the encounter object, the creature, the turn): an undo replays into a new encounter,
-    so a plan never outlives the state it was made for."""
+    key: tuple[FightKey, str, int]
+    """(the fight, the creature, the turn: `engine.progress`), never the encounter object,
+    which undo and resume rebuild."""
     steps: list[Action]
     at: list[Square | None]
     """Where the creature must stand before each step (None: anywhere)."""
@@ -74,6 +77,11 @@ class _Plan:
     minor_checked: bool = False
     end: Square | None = None
     """Where the plan leaves the creature."""
+    records: int = -1
+    """Actions recorded when it returned its last action (`last`): the plan goes on only if
+    that action, and nothing else, was applied since (an undo, another action or a refusal
+    means the picture changed: plan again)."""
+    last: Action | None = None
 
 
 class TacticalPolicy:
@@ -85,13 +93,18 @@ class TacticalPolicy:
         """`flee`: monsters (not minions, not player characters) break off when badly hurt
         (see `ai.planner.Planner`)."""
         self.planner = Planner(top_k=top_k, flee=flee)
-        self._point_turn: tuple[str, int] | None = None
+        self._point_turn: tuple[FightKey, str, int] | None = None
         self._plan: _Plan | None = None
+
+    @property
+    def memory(self) -> SideMemory:
+        """The side's memory (`ai.memory.SideMemory`): distance maps, dangers, habits."""
+        return self.planner.memory
 
     @property
     def dcache(self) -> DistanceCache:
         """The side's shared distance maps (`ai.distances.DistanceCache`)."""
-        return self.planner.dcache
+        return self.planner.memory.dcache
 
     @property
     def last_options(self) -> list[Option]:
@@ -128,41 +141,46 @@ class TacticalPolicy:
         c = enc.current
         if c is None:
             return Choice(EndTurn())
-        b = enc.battle
-        key = (id(enc), c.id, b.turn_counter)
+        pt = fight_point(enc)
+        key = (pt.fight, c.id, pt.turn)
+        first = self.planner.begin(enc, c)
         plan = self._plan
-        first = plan is None or plan.key != key
-        moves_only = False
-        if not first and plan is not None:
-            act = self._follow(enc, c, plan)
-            if act is not None:
-                return Choice(act)
-            # A first move of two that went as planned: nothing to attack was found from its
-            # end square, so the second action can only be another move (or nothing).
-            moves_only = (
-                plan.moving
-                and plan.searched
-                and plan.index == len(plan.steps)
-                and c.pos == plan.end
-            )
-        if first:
-            self.planner.new_turn(c)
-        option = self.planner.decide(enc, c, moves_only=moves_only)
-        if first:
-            # Turns in a row with nothing attacked make it bolder (see `Planner._approach`):
-            # two sides that each wait out of the other's reach would otherwise never meet.
-            acted = option.kind in ("attack", "full_attack", "utility")
-            self.planner.idle[c.id] = 0 if acted else self.planner.idle.get(c.id, 0) + 1
-        plan = self._plan = self._compile(enc, c, option, key)
-        act = self._follow(enc, c, plan)
+        live = not first and plan is not None and self._went_on(enc, plan, key)
+        act = self._follow(enc, c, plan) if live and plan is not None else None
+        option: Option | None = None
         if act is None:
-            act = EndTurn()
-            plan.index = len(plan.steps)
-            plan.replan_after = False
-            plan.point_checked = True
-        if not first:
+            moves_only = live and plan is not None and self._moves_only(c, plan)
+            option = self.planner.decide(enc, c, moves_only=moves_only)
+            if first:
+                self.planner.note_first(enc, c, option)
+            plan = self._plan = self._compile(enc, c, option, key)
+            act = self._follow(enc, c, plan)
+            if act is None:
+                act = EndTurn()
+                plan.index = len(plan.steps)
+                plan.replan_after = False
+                plan.point_checked = True
+        assert plan is not None
+        plan.records, plan.last = pt.records, act
+        if not first or option is None:
             return Choice(act)
-        ms = (time.perf_counter() - t0) * 1000
+        return Choice(act, self._decision(enc.battle, c, option, t0))
+
+    @staticmethod
+    def _went_on(enc: Encounter, plan: _Plan, key: tuple[FightKey, str, int]) -> bool:
+        """Was the plan's last action, and nothing else, applied since it was returned?"""
+        recs = enc.records
+        return plan.key == key and plan.records + 1 == len(recs) and recs[-1].action == plan.last
+
+    @staticmethod
+    def _moves_only(c: Combatant, plan: _Plan) -> bool:
+        """A first move of two that went as planned: nothing to attack was found from its end
+        square, so the second action can only be another move (or nothing)."""
+        return plan.moving and plan.searched and plan.index == len(plan.steps) and c.pos == plan.end
+
+    def _decision(self, b: Battle, c: Combatant, option: Option, t0: float) -> Decision:
+        """The `decision` event of a turn's first action: the choice and the runners-up; its
+        `ms` is the whole decision since `t0`, building these texts included (issue 14)."""
         cands = []
         seen: set[str] = set()
         for o in self.last_options:
@@ -173,8 +191,9 @@ class TacticalPolicy:
             cands.append({"action": text, "score": round(o.score, 2)})
             if len(cands) >= MAX_CANDIDATES:
                 break
-        decision = Decision(c.id, self.name, summary(b, c, option), tuple(cands), round(ms, 3))
-        return Choice(act, decision)
+        text = summary(b, c, option)
+        ms = (time.perf_counter() - t0) * 1000
+        return Decision(c.id, self.name, text, tuple(cands), round(ms, 3))
 
     def _follow(self, enc: Encounter, c: Combatant, plan: _Plan) -> Action | None:
         """The plan's next action if it still makes sense and is legal, else None (plan
@@ -217,7 +236,7 @@ class TacticalPolicy:
             for p in c.powers
         ):
             return None
-        ctx = Context(enc, c, weights_for(c), self.dcache, self.planner.dangers)
+        ctx = Context(enc, c, weights_for(c), self.planner.memory)
         for u in utilities(ctx):
             if u.kind in ("minor", "free") and enc.validate(u.action) is None:
                 return u.action
@@ -231,7 +250,7 @@ class TacticalPolicy:
             return None
         if enc.validate(SpendActionPoint()) is not None:
             return None
-        key = (c.id, b.turn_counter)
+        key = (fight_point(enc).fight, c.id, b.turn_counter)
         if key == self._point_turn:  # weighed once a turn
             return None
         self._point_turn = key
@@ -240,7 +259,9 @@ class TacticalPolicy:
             return SpendActionPoint()
         return None
 
-    def _compile(self, enc: Encounter, c: Combatant, o: Option, key: tuple[int, str, int]) -> _Plan:
+    def _compile(
+        self, enc: Encounter, c: Combatant, o: Option, key: tuple[FightKey, str, int]
+    ) -> _Plan:
         steps: list[Action] = []
         at: list[Square | None] = []
         pos = c.pos

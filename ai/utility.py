@@ -23,6 +23,8 @@ from engine.battle import GRANTS_CA_TO_SOURCE
 from engine.content.schema import EffectSpec, Heal, Outcome, Power
 from engine.dice import DiceExpr
 from engine.effects import sustainable
+from engine.immunity import immune_to_effects
+from engine.refusals import Refusal
 from engine.state import ActiveEffect, Combatant
 
 Square = tuple[int, int]
@@ -80,6 +82,8 @@ def parts_of(eff: EffectSpec | ActiveEffect) -> Parts:
 # --- effects on enemies (what a hit or a zone lays on them) --------------------------------
 def condition_value(ctx: Context, p: Power, t: Combatant, hit: float) -> float:
     """The conditions, ongoing damage and penalties `p` lays on enemy `t` (chance-weighted)."""
+    if immune_to_effects(t.creature, p) is not None:
+        return 0.0  # none of its effects land (the engine's rule, issue 16)
     total = 0.0
     for spec, chance in ((p.hit, hit), (p.miss, 1.0 - hit), (p.effect, 1.0)):
         if spec is None or chance <= 0 or not (spec.effects or spec.forced):
@@ -124,13 +128,12 @@ def incoming(ctx: Context, t: Combatant) -> float:
     """Expected damage `t` takes next round: the enemies that can reach it (all of what those
     next to it deal, half of what those a move away deal, 40% of the shooters in range),
     shared with the allies close to it. Memoized per decision."""
-    key = ("incoming", t.id)
-    hit = ctx.memo.get(key)
-    if isinstance(hit, float):
+    hit = ctx.c.incoming.get(t.id)
+    if hit is not None:
         return hit
     x, y = t.pos
     total = 0.0
-    for e in ctx.enemies:
+    for e in ctx.f.enemies:
         d = ctx.danger(e)
         gap = max(0, max(abs(e.pos[0] - x), abs(e.pos[1] - y)) - max(e.size, t.size) + 1)
         if gap <= d.reach:
@@ -141,35 +144,34 @@ def incoming(ctx: Context, t: Combatant) -> float:
             total += 0.4 * d.ranged
     near = sum(
         1
-        for a in (ctx.me, *ctx.allies)
+        for a in (ctx.f.me, *ctx.f.allies)
         if a.id != t.id and max(abs(a.pos[0] - x), abs(a.pos[1] - y)) <= 2
     )
     total /= 1.0 + 0.35 * min(near, 3)
-    ctx.memo[key] = total
+    ctx.c.incoming[t.id] = total
     return total
 
 
 def output(ctx: Context, a: Combatant) -> float:
     """Mean damage a hit of `a`'s best at-will attack deals, if an enemy is within its reach
     after a move (0: out of the fight this round). Memoized per decision."""
-    key = ("output", a.id)
-    hit = ctx.memo.get(key)
-    if isinstance(hit, float):
+    hit = ctx.c.output.get(a.id)
+    if hit is not None:
         return hit
     best = 0.0
-    speed = ctx.b.speed(a)
+    speed = ctx.f.b.speed(a)
     for p in a.powers:
         if p.attack is None or p.usage != "at-will" or p.hit is None or p.hit.damage is None:
             continue
         rng = (p.range or 0) if p.kind in ("ranged", "area") else (p.reach or a.reach)
         if not any(
             max(abs(e.pos[0] - a.pos[0]), abs(e.pos[1] - a.pos[1])) <= speed + rng + e.size
-            for e in ctx.enemies
+            for e in ctx.f.enemies
         ):
             continue
-        expr: DiceExpr = damage_expr(ctx.b, a, p.hit.damage, a.weapon_for(p))
+        expr: DiceExpr = damage_expr(ctx.f.b, a, p.hit.damage, a.weapon_for(p))
         best = max(best, expr.mean())
-    ctx.memo[key] = best
+    ctx.c.output[a.id] = best
     return best
 
 
@@ -205,11 +207,11 @@ def invisibility(ctx: Context, t: Combatant, rounds: float) -> float:
     from them when it moves: a lurker's or a thief's way to strike."""
     if "invisible" in ctx.conditions_of(t):
         return 0.0
-    attacks = 1.0 + rounds if t is ctx.me else rounds
+    attacks = 1.0 + rounds if t is ctx.f.me else rounds
     offence = 0.1 * output(ctx, t) * attacks
     defence = 0.3 * incoming(ctx, t) * rounds
-    oa = 0.5 * sum(ctx.oa_cost) if t is ctx.me else 0.0
-    bonus = ctx.w.concealment if t is ctx.me and output(ctx, t) > 0 else 0.0
+    oa = 0.5 * sum(ctx.oa_cost) if t is ctx.f.me else 0.0
+    bonus = ctx.f.w.concealment if t is ctx.f.me and output(ctx, t) > 0 else 0.0
     return offence + defence + oa + bonus
 
 
@@ -224,7 +226,7 @@ def heal_value(ctx: Context, heal: Heal, t: Combatant) -> float:
     else:
         amount = float(heal.bonus)
         if heal.ability is not None:
-            amount += ctx.me.creature.abilities.mod(heal.ability)
+            amount += ctx.f.me.creature.abilities.mod(heal.ability)
         if heal.dice:
             amount += DiceExpr.parse(heal.dice).mean()
         if heal.surge:
@@ -248,7 +250,7 @@ def heal_value(ctx: Context, heal: Heal, t: Combatant) -> float:
 def _save_ends_harm(ctx: Context, t: Combatant) -> float:
     """What the save-ends effects on `t` cost its side per round."""
     harm = 0.0
-    for eff in ctx.b.effects.values():
+    for eff in ctx.f.b.effects.values():
         if eff.target != t.id or eff.duration != "save_ends":
             continue
         harm += eff.ongoing
@@ -265,7 +267,7 @@ def outcome_on(
 ) -> float:
     """What an attackless power's outcome is worth on one creature it affects (`healed`:
     creatures already healed this turn, whose healing is counted there)."""
-    mine = t.side == ctx.me.side
+    mine = t.side == ctx.f.me.side
     v = 0.0
     if spec.heal is not None and mine and t.id not in healed:
         v += heal_value(ctx, spec.heal, t)
@@ -287,7 +289,7 @@ def self_value(ctx: Context, spec: Outcome) -> float:
     v = 0.0
     for eff in spec.effects:
         if eff.to == "self":
-            v += on_ally(ctx, parts_of(eff), ctx.me, BUFF_ROUNDS.get(eff.duration, 1.0))
+            v += on_ally(ctx, parts_of(eff), ctx.f.me, BUFF_ROUNDS.get(eff.duration, 1.0))
     return v
 
 
@@ -321,16 +323,16 @@ def utilities(ctx: Context, healed: frozenset[str] = frozenset()) -> list[Utilit
     with a positive net worth, best first (legality is checked by the planner). `healed`:
     creatures healed earlier this turn (their healing is not counted twice)."""
     out: list[Utility] = []
-    b = ctx.b
-    for eff in sustainable(b, ctx.me):
+    b = ctx.f.b
+    for eff in sustainable(b, ctx.f.me):
         v = sustain_value(ctx, eff)
         if v > 0.2:
             kind = eff.duration.removeprefix("sustain_")
             out.append(Utility(Sustain(eff.id), kind, v, f"sustains {eff.name}"))
-    for p, reason in ctx.enc.usable_powers():
+    for p, refusal in ctx.f.enc.power_refusals():
         if p.attack is not None or p.effect is None:
             continue
-        if reason is not None and not reason.startswith("no "):
+        if refusal is not None and refusal.code is not Refusal.NO_ACTION_LEFT:
             continue
         if p.action not in ("minor", "move", "standard", "free"):
             continue
@@ -346,32 +348,35 @@ def heals_out_of_reach(ctx: Context) -> list[tuple[tuple[Square, ...], int, floa
     each, (the ally's squares, the range, the net worth). A square in range is worth that much
     more (`ai.position.square_value`): it walks to the ally it can save, and heals it then."""
     out = []
-    for p, reason in ctx.enc.usable_powers():
+    for p, refusal in ctx.f.enc.power_refusals():
         spec = p.effect
-        if p.attack is not None or spec is None or spec.heal is None or reason is not None:
+        if p.attack is not None or spec is None or spec.heal is None or refusal is not None:
             continue
         if p.action not in ("minor", "free") or p.kind not in ("melee", "ranged"):
             continue
         if p.target == "self":
             continue
-        near = set(ctx.enc.targets(p.id))
+        near = set(ctx.f.enc.targets(p.id))
         rng = p.range or 1
-        for a in ctx.allies + [t for t in ctx.b.allies_of(ctx.me) if t.hp <= 0 and t.alive]:
+        for a in [
+            *ctx.f.allies,
+            *(t for t in ctx.f.b.allies_of(ctx.f.me) if t.hp <= 0 and t.alive),
+        ]:
             if a.id in near:
                 continue
             v = outcome_on(ctx, spec, a)
             v -= usage_cost(p, v)
             if v > 1.0:
-                out.append((ctx.b.squares(a), rng, v))
+                out.append((ctx.f.b.squares(a), rng, v))
     return out
 
 
 def sustain_value(ctx: Context, eff: ActiveEffect) -> float:
     """One more round of `eff`."""
-    t = ctx.b.combatants.get(eff.target)
+    t = ctx.f.b.combatants.get(eff.target)
     if t is None or not t.alive:
         return 0.0
-    if t.side == ctx.me.side:
+    if t.side == ctx.f.me.side:
         return on_ally(ctx, parts_of(eff), t, 1.0)
     if not t.standing and not eff.ongoing:
         return 0.0
@@ -384,14 +389,14 @@ def power_utility(ctx: Context, p: Power, healed: frozenset[str] = frozenset()) 
     spending it costs; None if it is worth nothing now."""
     spec = p.effect
     assert spec is not None
-    me = ctx.me
+    me = ctx.f.me
     chosen: list[tuple[float, Combatant]] = []
     named = True
     if p.kind == "personal" or p.target == "self":
         chosen = [(outcome_on(ctx, spec, me, healed), me)]
         named = False
     elif p.kind == "close" and p.burst is not None:
-        area = close_area(ctx.bmap, me.pos, me.size, p.burst, None)
+        area = close_area(ctx.f.bmap, me.pos, me.size, p.burst, None)
         found = ctx.creatures_in(area, p, me.pos)
         if p.target == "ally_or_self" and me not in found:
             found.append(me)
@@ -399,9 +404,9 @@ def power_utility(ctx: Context, p: Power, healed: frozenset[str] = frozenset()) 
         named = len(chosen) > p.targets
         chosen = chosen[: p.targets]
     elif p.kind in ("melee", "ranged"):
-        ids = ctx.enc.targets(p.id)
+        ids = ctx.f.enc.targets(p.id)
         scored = sorted(
-            ((outcome_on(ctx, spec, ctx.b[i], healed), ctx.b[i]) for i in ids),
+            ((outcome_on(ctx, spec, ctx.f.b[i], healed), ctx.f.b[i]) for i in ids),
             key=lambda x: -x[0],
         )
         chosen = [x for x in scored[: p.targets] if x[0] > 0]

@@ -108,6 +108,16 @@ class Bluff(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class HealCheck(Action):
+    """A standard action: a Heal check (DC 15) on an adjacent dying creature; a success
+    makes it stable (no more death saves). The usual 4e rule, an addition to the
+    specification (issue 16): `engine.handlers.first_aid`."""
+
+    name: ClassVar[str] = "heal_check"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     name: ClassVar[str] = "end_turn"
 
@@ -130,6 +140,69 @@ class Withdraw(Action):
 
     name: ClassVar[str] = "withdraw"
     path: tuple[Square, ...]
+
+
+# --- the game master's tools (issue 12, item 23) -------------------------------------------
+# Actions like any other (logged, undone, saved and replayed), taken at any point of a fight;
+# they spend no creature's action. Rules and refusals: `engine.gm`, dispatched by
+# `engine.handlers.gm`.
+@dataclass(frozen=True, slots=True)
+class GmHp(Action):
+    """Damage (temporary hit points soak it first), healing or temporary hit points."""
+
+    name: ClassVar[str] = "gm_hp"
+    target: str
+    change: str
+    """"damage", "heal" or "temp"."""
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class GmEffect(Action):
+    """Put a condition, ongoing damage or a modifier on a creature, with a duration."""
+
+    name: ClassVar[str] = "gm_effect"
+    target: str
+    duration: str = "save_ends"
+    condition: str | None = None
+    ongoing: int = 0
+    ongoing_type: str | None = None
+    stat: str | None = None
+    value: int = 0
+    label: str | None = None
+    """The effect's name in the log (default: what it does)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GmEndEffect(Action):
+    """End an active effect now."""
+
+    name: ClassVar[str] = "gm_end_effect"
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmAdd(Action):
+    """Reinforcements: a creature of the encounter's bestiary joins `side` at `pos`, with
+    `initiative` entered by the GM or (None) rolled."""
+
+    name: ClassVar[str] = "gm_add"
+    creature: str
+    side: str
+    pos: Square
+    id: str | None = None
+    initiative: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GmRemove(Action):
+    """A creature leaves the fight (flees, is captured, was never meant to be there)."""
+
+    name: ClassVar[str] = "gm_remove"
+    target: str
+
+
+GM_ACTIONS: tuple[type[Action], ...] = (GmHp, GmEffect, GmEndEffect, GmAdd, GmRemove)
 
 
 def action_from_json(data: dict[str, Any]) -> Action:
@@ -189,5 +262,6 @@ _FIELDS: dict[str, Any] = {
     "squares": _squares,
     "targets": _ids,
     "origin": lambda v: None if v is None else _square(v),
+    "pos": _square,
 }
 """How the save format's fields become action fields (any other field: a plain value)."""

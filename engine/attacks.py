@@ -11,10 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.battle import Battle
+from engine.content.checks import threat_low
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
+from engine.flanking import flanking
 from engine.grid import adjacent, concealment, cover, footprint
+from engine.immunity import immune_to_damage, immune_to_effects
 from engine.rulesets import Ruleset
 from engine.state import Combatant
 
@@ -47,6 +50,10 @@ class AttackPreview:
     expected_damage: float
     setup: AttackSetup
     damage: str
+    immune_damage: bool = False
+    """The target takes none of this damage: immune to each of its types (issue 16)."""
+    immune_effects: str | None = None
+    """The keyword of the power the target is immune to: none of its effects land."""
 
 
 def can_see(battle: Battle, viewer: Combatant, target: Combatant, at: Square | None = None) -> bool:
@@ -56,43 +63,6 @@ def can_see(battle: Battle, viewer: Combatant, target: Combatant, at: Square | N
         return False
     v_sq = battle.squares(viewer) if at is None else footprint(at, viewer.size)
     return concealment(battle.map, v_sq, battle.squares(target)) != "total"
-
-
-def flanking(
-    battle: Battle, attacker: Combatant, target: Combatant, at: Square | None = None
-) -> bool:
-    """Attacker and an ally on opposite sides of the target, both adjacent to it, the ally able
-    to take opportunity attacks (F-MOD-1, flanking).
-
-    `at`: judge it as if the attacker stood there (top-left square), for the AI's "what if I
-    moved to X"; nothing changes either way."""
-    t_sq = battle.squares(target)
-    pos = attacker.pos if at is None else at
-    if not adjacent(footprint(pos, attacker.size), t_sq) or not battle.can_react(attacker):
-        return False
-    a_side = _side_at(pos, attacker.size, target)
-    want = (-a_side[0], -a_side[1])
-    for ally in battle.allies_of(attacker):
-        if not ally.standing or not battle.can_react(ally) or battle.flag(ally, "cant_see"):
-            continue
-        if adjacent(battle.squares(ally), t_sq) and _side(ally, target) == want:
-            return True
-    return False
-
-
-def _side(c: Combatant, target: Combatant) -> tuple[int, int]:
-    """Which side of the target's space `c` stands on: -1, 0 or +1 on each axis."""
-    return _side_at(c.pos, c.size, target)
-
-
-def _side_at(pos: Square, size: int, target: Combatant) -> tuple[int, int]:
-    tx, ty = target.pos
-    n = target.size
-    cx0, cy0 = pos
-    cx1, cy1 = cx0 + size - 1, cy0 + size - 1
-    sx = -1 if cx1 < tx else (1 if cx0 >= tx + n else 0)
-    sy = -1 if cy1 < ty else (1 if cy0 >= ty + n else 0)
-    return sx, sy
 
 
 def setup(
@@ -145,7 +115,7 @@ def setup(
 
     vs = power.attack.vs
     defense = defense_value(battle, target, vs, attacker, kind, a_sq, touch=power.attack.touch)
-    crit_low = power.crit_range or (weapon.crit_range if weapon else 20)
+    crit_low = threat_low(power, weapon)
     cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
     cdg = cdg and battle.ruleset.coup_de_grace_crits
     return AttackSetup(
@@ -309,6 +279,7 @@ def preview(
     p_hit, p_crit = outcome_odds(s, battle.ruleset)
     expected = 0.0
     text = ""
+    immune = False
     if power.hit is not None and power.hit.damage is not None:
         expr = damage_expr(battle, attacker, power.hit.damage, weapon)
         text = str(expr)
@@ -325,4 +296,8 @@ def preview(
         if types and all(t in target.creature.resist for t in types):
             expected = max(0.0, expected - p_hit * min(target.creature.resist[t] for t in types))
         expected += p_hit * sum(target.creature.vulnerable.get(t, 0) for t in types)
-    return AttackPreview(p_hit, p_crit, expected, s, text)
+        immune = immune_to_damage(target.creature, types)
+    if immune:
+        expected = 0.0
+    keyword = immune_to_effects(target.creature, power)
+    return AttackPreview(p_hit, p_crit, expected, s, text, immune, keyword)

@@ -254,7 +254,12 @@ class Autosaver:
             ]
         control = control_of(enc)
         if self._control is not None and control != self._control:
-            lines.append(control_json(control))
+            # creatures the GM added (engine.gm) come back with their records: only who
+            # plays the fight's own creatures is a control change
+            changed = {k: v for k, v in control.items() if k in self._control}
+            if changed != self._control:
+                lines.append(control_json(changed))
+            control = {**self._control, **changed}
         if enc.over and not finished:
             lines.append(end_json(enc.battle.winner, enc.battle.end_reason, enc.battle.round))
             finished = True

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from engine.conditions import BY_NAME, ConditionInfo
 from engine.decisions import AutoDecider, Decider, Question, check_answer
 from engine.dice import DiceExpr, DiceSource, RecordingDice, Roll, roll
-from engine.events import Event, Logged
+from engine.events import ROLL_EVENTS, Event, Logged
 from engine.grid import BattleMap, Occupancy, Occupant, footprint
 from engine.rulesets import Ruleset
 from engine.state import ActiveEffect, Combatant
@@ -95,6 +95,8 @@ class Battle:
         self._cond_cache: dict[str, tuple[tuple[Any, ...], frozenset[str], frozenset[str]]] = {}
         self.effect_seq = 0
         self.surprise_round = False
+        self.waiting: dict[str, tuple[int, Combatant]] = {}
+        """Reinforcements not yet arrived: id -> (the round it arrives, its state)."""
         self.over = False
         self.winner: str | None = None
         self.end_reason: str | None = None
@@ -111,22 +113,38 @@ class Battle:
         `occupancy`)."""
         self.memo: dict[Any, Any] = {}
         """Results of pure functions of frozen content, for the hot paths (keys name them)."""
+        self.fled_sides: set[str] = set()
+        """Sides a creature left while still standing (the GM removed it: `engine.gm`); a
+        fight they lose ends with reason "fled" (F-TRN-6: fleeing ends an encounter)."""
         self.action_modifiers: dict[str, tuple[Any, ...]] = {}
         """Attack modifiers (`Mod`s) the action in progress gives one creature's every attack
         roll: a d20srd full attack's -5 for each further attack (D-1)."""
 
     # --- events -------------------------------------------------------------------
     def emit(self, event: Event) -> None:
-        self.log.append(Logged(len(self.log), self.round, event))
+        by = self.dice.origin() if self.dice.pending and event.type in ROLL_EVENTS else None
+        self.log.append(Logged(len(self.log), self.round, event, by))
 
     def events_since(self, mark: int) -> list[Logged]:
         return self.log[mark:]
 
     # --- dice ----------------------------------------------------------------------
-    def d20(self, purpose: str, who: str | None) -> int:
+    def d20(self, purpose: str, who: str | None, hint: Callable[[], str] | None = None) -> int:
+        """`hint`: what the roll needs, for a person rolling it (computed only then)."""
+        if hint is not None and self.dice.explains:
+            purpose = f"{purpose}: {hint()}"
         return self.dice.roll(20, purpose, who)
 
-    def roll(self, expr: DiceExpr, purpose: str, who: str | None, maximize: bool = False) -> Roll:
+    def roll(
+        self,
+        expr: DiceExpr,
+        purpose: str,
+        who: str | None,
+        maximize: bool = False,
+        hint: Callable[[], str] | None = None,
+    ) -> Roll:
+        if hint is not None and self.dice.explains and not maximize:
+            purpose = f"{purpose}: {hint()}"
         return roll(expr, self.dice, purpose, who, maximize)
 
     # --- questions -----------------------------------------------------------------

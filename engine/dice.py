@@ -371,24 +371,61 @@ class RecordingDice:
     """Passes rolls through to another source and remembers the faces.
 
     `faces`/`log` hold only what was rolled since the last take(), so a long soak stays small.
-    """
 
-    __slots__ = ("_inner", "faces", "log")
+    Table play: a source that can tell a typed face from one the app rolled says so with
+    `reports_typed = True` and sets `last_typed` after each roll (a bool). Then `typed` holds
+    the indices (in `faces`) of the faces a person typed, and `pending` the origin of each
+    face not yet read by an event (`engine.battle.Battle.emit` attaches it to the event that
+    reads the roll). A source that offers `explains = True` wants each roll's purpose to say
+    what is needed (`Battle.d20`'s hint): a person is about to roll."""
+
+    __slots__ = (
+        "_inner",
+        "_reports",
+        "explains",
+        "faces",
+        "log",
+        "pending",
+        "typed",
+        "typed_taken",
+    )
 
     def __init__(self, inner: DiceSource) -> None:
         self._inner = inner
+        self._reports = bool(getattr(inner, "reports_typed", False))
+        self.explains = bool(getattr(inner, "explains", False))
         self.faces: list[int] = []
         self.log: list[tuple[int, int]] = []
+        self.typed: list[int] = []
+        self.typed_taken: tuple[int, ...] = ()
+        self.pending: list[bool] = []
 
     def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
         face = self._inner.roll(sides, purpose, who)
         self.faces.append(face)
         self.log.append((sides, face))
+        if self._reports:
+            typed = bool(getattr(self._inner, "last_typed", False))
+            if typed:
+                self.typed.append(len(self.faces) - 1)
+            self.pending.append(typed)
         return face
 
     def take(self) -> list[int]:
+        """The faces since the last take (`typed_taken`: which of them were typed)."""
         taken, self.faces, self.log = self.faces, [], []
+        self.typed_taken, self.typed = tuple(self.typed), []
         return taken
+
+    def origin(self) -> str | None:
+        """Who rolled the faces no event has read yet ("table", "app" or "mixed"; None when
+        the source doesn't tell), and forget them."""
+        pending = self.pending
+        if not pending:
+            return None
+        out = "table" if all(pending) else "app" if not any(pending) else "mixed"
+        pending.clear()
+        return out
 
 
 _Routes = Mapping[str, DiceSource] | Callable[[str], DiceSource | None]

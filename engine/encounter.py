@@ -15,9 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine import turn_budget
 from engine.actions import Action, Impossible
 from engine.attacks import AttackPreview, preview
 from engine.battle import Battle
+from engine.content.basics import with_basic_melee
 from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
 from engine.decisions import Decider
@@ -32,7 +34,15 @@ from engine.powers import targets_for as _targets_for
 from engine.refusals import Refusal
 from engine.rulesets import get_ruleset
 from engine.state import Combatant
-from engine.turns import begin, check_end, decide_surprise, end_turn, roll_initiative, start_event
+from engine.turns import (
+    begin,
+    check_end,
+    decide_surprise,
+    end_turn,
+    roll_initiative,
+    start_effects,
+    start_event,
+)
 
 Square = tuple[int, int]
 
@@ -46,6 +56,9 @@ class Record:
     faces: tuple[int, ...]
     answers: tuple[Any, ...]
     decision: Decision | None = None
+    typed: tuple[int, ...] = ()
+    """Table play: the indices in `faces` of the faces a person typed in (the rest the app
+    rolled); kept so that a replayed log still says which were which."""
 
 
 class Encounter:
@@ -57,6 +70,8 @@ class Encounter:
         self.seed = seed
         self.ruleset_name = ruleset
         self.records: list[Record] = []
+        self.gm_removed: dict[str, Combatant] = {}
+        """Creatures the GM took out of the fight (`engine.gm`): their ids stay taken."""
         self.started = False
         self._checked: tuple[tuple[int, int, int, str | None], Action, Any] | None = None
         """(state stamp, action, plan) of the last action found legal (see `_check`)."""
@@ -79,29 +94,40 @@ class Encounter:
         rs = get_ruleset(rs_name)
         control = control or {}
         combatants = []
+        waiting: dict[str, tuple[int, Combatant]] = {}
         for cd in spec.combatants:
             cr = loaded.creatures[cd.creature]
             ctl = control.get(cd.id) or control.get(cd.side) or loaded.control(cd)
-            powers = tuple(loaded.powers[p] for p in cr.powers)
+            powers = with_basic_melee(cr, tuple(loaded.powers[p] for p in cr.powers))
             pc = cr.kind == "pc"
-            combatants.append(
-                Combatant(
-                    id=cd.id,
-                    name=cd.name or cr.name,
-                    side=cd.side,
-                    creature=cr,
-                    powers=powers,
-                    control=ctl,
-                    pos=(cd.pos[0], cd.pos[1]),
-                    max_hp=cr.hp,
-                    hp=cr.hp,
-                    surges=cr.healing_surges,
-                    action_points=cr.action_points if cr.action_points is not None else int(pc),
-                    surprised=bool(cd.surprised),
-                )
+            points = cr.action_points if cr.action_points is not None else int(pc)
+            c = Combatant(
+                id=cd.id,
+                name=cd.name or cr.name,
+                side=cd.side,
+                creature=cr,
+                powers=powers,
+                control=ctl,
+                pos=(cd.pos[0], cd.pos[1]),
+                max_hp=cr.hp,
+                hp=cr.hp if cd.hp is None else cd.hp,
+                surges=cr.healing_surges - cd.surges_spent,
+                action_points=points if cd.action_points is None else cd.action_points,
+                surprised=bool(cd.surprised),
+                temp_hp=cd.temp_hp,
+                death_failures=cd.death_failures,
+                used_powers=set(cd.powers_spent),
+                second_wind_used=cd.second_wind_used,
+                action_point_used=cd.action_point_used,
             )
+            c.state = rs.hp_state(c)  # a fight that starts mid-way (issue 16 item 7)
+            if cd.arrives_round is not None:
+                waiting[c.id] = (cd.arrives_round, c)
+            else:
+                combatants.append(c)
         source = dice if dice is not None else SeededDice(seed if seed is not None else 0)
         battle = Battle(loaded.bmap, combatants, rs, source, deciders, spec.round_limit)
+        battle.waiting = waiting
         return cls(loaded, battle, seed, rs_name)
 
     def start(self, decision: Decision | None = None) -> list[Logged]:
@@ -112,16 +138,20 @@ class Encounter:
         mark = len(b.log)
         b.answers = []
         spec = self.loaded.spec
+        checks = decide_surprise(b, spec.surprise)  # the first line records it as decided
         b.emit(
             start_event(
                 b, spec, self.loaded.source, self.loaded.content_hash, self.ruleset_name, self.seed
             )
         )
-        decide_surprise(b, self.loaded.spec.surprise)
+        for check in checks:
+            b.emit(check)
+        start_effects(b, spec)
         roll_initiative(b)
         begin(b)
         self.started = True
-        self.records.append(Record(None, tuple(b.dice.take()), tuple(b.answers)))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(None, faces, tuple(b.answers), None, b.dice.typed_taken))
         return b.log[mark:]
 
     # --- state ------------------------------------------------------------------------
@@ -144,19 +174,8 @@ class Encounter:
     # --- what is legal ------------------------------------------------------------------
     def can_spend(self, kind: str) -> bool:
         """F-TRN-1/4 and dazed: is an action of `kind` still available this turn?"""
-        b = self.battle
         c = self.current
-        if c is None or kind not in b.ruleset.turn_actions(b):  # S-2: 4srd, no minor
-            return False
-        spent = b.spent
-        std = spent["standard"] + (kind == "standard")
-        mov = spent["move"] + (kind == "move")
-        total = std + mov + spent["minor"] + (kind == "minor")
-        if total > 1 and (b.surprise_round or b.has(c, "dazed")):
-            return False
-        # a standard may be spent as a move or a minor, a move as a minor (F-TRN-1)
-        slots = 1 + b.extra_standard
-        return std <= slots and std + mov <= slots + 1 and total <= slots + 2
+        return c is not None and turn_budget.can_spend_one(self.battle, c, kind)
 
     def power_refusals(self) -> list[tuple[Power, Impossible | None]]:
         """Each power of the current creature with the refusal (`code`, `reason`) that
@@ -261,7 +280,8 @@ class Encounter:
             check_end(b)
         if not b.over and actor is not None and b.current == actor and not b.can_act(b[actor]):
             end_turn(b, b[actor])  # it dropped or was stunned mid-turn: its turn is over
-        self.records.append(Record(action, tuple(b.dice.take()), tuple(b.answers), decision))
+        faces = tuple(b.dice.take())
+        self.records.append(Record(action, faces, tuple(b.answers), decision, b.dice.typed_taken))
         return b.log[mark:]
 
     def _need_current(self) -> Combatant:
@@ -334,10 +354,22 @@ class ReplayDice:
     rolls alongside the recorded faces, so that after the replay it stands exactly where the
     original fight's stream stood (undo, then redo the same action: the same dice)."""
 
-    def __init__(self, faces: Sequence[int], live: DiceSource, *, advance_live: bool) -> None:
+    def __init__(
+        self,
+        faces: Sequence[int],
+        live: DiceSource,
+        *,
+        advance_live: bool,
+        typed: set[int] | frozenset[int] = frozenset(),
+    ) -> None:
         self._faces = list(faces)
         self._i = 0
         self._live = live
+        self._typed = typed
+        self.reports_typed = bool(typed) or bool(getattr(live, "reports_typed", False))
+        """Table play: which faces were typed is known (the records', then the live's)."""
+        self.explains = bool(getattr(live, "explains", False))
+        self.last_typed = False
         skip = live.roll if advance_live else getattr(live, "advance", None)
         self._advance: Callable[[int, str, str | None], object] | None = skip
 
@@ -353,5 +385,8 @@ class ReplayDice:
                 self._advance(sides, purpose, who)
             if not 1 <= face <= sides:
                 raise ValueError(f"recorded face {face} is not a d{sides} face ({purpose})")
+            self.last_typed = self._i - 1 in self._typed
             return face
-        return self._live.roll(sides, purpose, who)
+        face = self._live.roll(sides, purpose, who)
+        self.last_typed = bool(getattr(self._live, "last_typed", False))
+        return face

@@ -290,12 +290,48 @@ class Decision(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Arrive(Event):
+    """A reinforcement arrives at the start of a round, on `pos` (issue 16; schema 2,
+    docs/log.md); its `initiative` and a new `initiative_order` follow."""
+
+    type: ClassVar[str] = "arrive"
+    id: str
+    pos: Square
+
+
+@dataclass(frozen=True, slots=True)
+class Immune(Event):
+    """A power's effects did not land: the target is immune to its keyword (issue 16; a
+    schema-2 line, docs/log.md). Damage stopped by an immunity is an `immune` adjustment."""
+
+    type: ClassVar[str] = "immune"
+    target: str
+    source: str | None
+    power: str
+    keyword: str
+
+
+@dataclass(frozen=True, slots=True)
 class Note(Event):
     """Something a person should read that no other event says (a power used with no roll)."""
 
     type: ClassVar[str] = "note"
     id: str | None
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Gm(Event):
+    """The game master changed the fight by hand (engine.gm; docs/log.md): `tool` is `hp`,
+    `effect`, `end_effect`, `add` or `remove`. The consequences follow as ordinary events
+    (damage, heal, temp_hp, effect_start/end, initiative, initiative_order)."""
+
+    type: ClassVar[str] = "gm"
+    tool: str
+    target: str
+    summary: str
+    combatant: dict[str, Any] | None = None
+    """`add`: the creature as encounter_start lists its combatants."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +349,10 @@ class Logged:
     seq: int
     round: int
     event: Event
+    rolled_by: str | None = None
+    """Table play: who rolled the dice this event reads, "table" (typed in by a person),
+    "app" (rolled by the app: its side's dice, or Ctrl+R) or "mixed"; None elsewhere
+    (docs/log.md, additions to the log contract)."""
 
     @property
     def type(self) -> str:
@@ -321,4 +361,12 @@ class Logged:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "type": self.event.type, "round": self.round}
         out.update(self.event.payload())
+        if self.rolled_by is not None:
+            out["rolled_by"] = self.rolled_by
         return out
+
+
+ROLL_EVENTS = frozenset(
+    {"check", "initiative", "attack", "damage", "heal", "save", "death_save", "recharge"}
+)
+"""The events that read dice: the first one after a roll carries who rolled it."""

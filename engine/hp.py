@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.battle import Battle
 from engine.events import Damage, Heal, Mod, StateChange, TempHp
+from engine.immunity import immune_to_damage
 from engine.state import Combatant, HpState
 from engine.triggers import any_for, fire
 
@@ -29,6 +30,8 @@ def adjust(
     damage to 0), then temporary hit points soak the rest."""
     mods: list[Mod] = []
     running = rolled
+    if immune_to_damage(target.creature, types) and running > 0:  # issue 16: immunity
+        return [Mod("immune", -running)]
     for source in halve:  # weakened attacker, insubstantial target, half damage on a miss
         cut = running - running // 2
         if cut:
@@ -101,7 +104,7 @@ def deal_damage(
             target.temp_hp,
         )
     )
-    update_state(battle, target, source)
+    update_state(battle, target, source, hurt=amount > 0)
     if amount > 0 and target.standing and any_for(battle, "damaged"):
         fire(battle, "damaged", interrupt=False, subject=target, by=source)
     return amount
@@ -114,9 +117,16 @@ def heal(battle: Battle, target: Combatant, amount: int, source: str | None, sur
         return
     target.hp = min(target.max_hp, max(0, before) + amount)
     battle.emit(Heal(target.id, source, amount, before, target.hp, surge))
-    if target.hp > 0:
-        target.death_failures = 0 if target.hp > 0 and before <= 0 else target.death_failures
+    # Failed death saves are not reset by healing: no clause says so (S-10 counts three
+    # failures; the usual 4e rule resets them only with a rest, which no encounter has).
     update_state(battle, target)
+
+
+def stabilize(battle: Battle, c: Combatant) -> None:
+    """A dying creature becomes stable: no more death saving throws (issue 16)."""
+    if c.state == "dying":
+        c.state = "stable"
+        battle.emit(StateChange(c.id, "stable", c.hp))
 
 
 def spend_surge(battle: Battle, target: Combatant, extra: int, source: str | None) -> bool:
@@ -135,14 +145,17 @@ def gain_temp_hp(battle: Battle, target: Combatant, amount: int) -> None:
     battle.emit(TempHp(target.id, amount, target.temp_hp))
 
 
-def update_state(battle: Battle, c: Combatant, source: Combatant | None = None) -> None:
-    """Set `c`'s hit point state from its hit points (S-10, X-HP-1) and log the change.
+def update_state(
+    battle: Battle, c: Combatant, source: Combatant | None = None, *, hurt: bool = False
+) -> None:
+    """Set the state that follows from hit points (the ruleset's); a stable creature stays
+    stable below 0 until damage makes it dying again (issue 16, the usual 4e rule).
     `source`: who did it, for the triggered powers that a drop or a bloodying sets off."""
-    new = _new_state(battle, c)
+    new = _new_state(battle, c, hurt)
     if new not in ("healthy", "bloodied") and c.standing and any_for(battle, "self_dropped"):
         # a "when reduced to 0 hit points" interrupt goes off as the creature falls
         fire(battle, "self_dropped", interrupt=True, subject=c, by=source)
-        new = _new_state(battle, c)
+        new = _new_state(battle, c, hurt)
     if new != c.state:
         was = c.state
         was_standing = c.standing
@@ -158,9 +171,9 @@ def update_state(battle: Battle, c: Combatant, source: Combatant | None = None) 
         _state_triggers(battle, c, was, source)
 
 
-def _new_state(battle: Battle, c: Combatant) -> HpState:
+def _new_state(battle: Battle, c: Combatant, hurt: bool) -> HpState:
     new = battle.ruleset.hp_state(c)
-    if c.state == "stable" and new == "dying":
+    if c.state == "stable" and new == "dying" and not hurt:
         new = "stable"
     return new
 

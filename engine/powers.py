@@ -15,7 +15,7 @@ from engine.battle import GRANTS_CA_TO_SOURCE, Battle
 from engine.content.schema import TRIGGERED_ACTIONS, DamageSpec, EffectSpec, Outcome, Power, Weapon
 from engine.dice import DiceExpr, Roll
 from engine.effects import add_effect, saving_throw
-from engine.events import Attack, Check, Note
+from engine.events import Attack, Check, Immune, Note
 from engine.forced import forced_move, shift_self
 from engine.grid import (
     adjacent,
@@ -26,8 +26,10 @@ from engine.grid import (
     distance,
     line_of_effect,
 )
+from engine.hints import attack_hint, damage_hint, damage_moot, halve_notes, resist_notes
 from engine.hp import adjust, deal_damage, gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
+from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
 from engine.state import Combatant
 from engine.triggers import any_for, fire
@@ -87,7 +89,8 @@ def eligible(battle: Battle, c: Combatant, other: Combatant, power: Power) -> bo
         return other.side == c.side
     if who == "self":
         return other.id == c.id
-    return other.id != c.id or power.kind == "close"
+    # A close area includes its user only when the power says so (issue 16, the 4e reading).
+    return other.id != c.id or (power.kind == "close" and power.includes_user)
 
 
 def area_squares(
@@ -154,6 +157,9 @@ class _Shared:
 
     roll: Roll | None = None
     crit_extra: Roll | None = None
+    targets: int = 1
+    """How many creatures the one damage roll may reach (a roll that could matter to a
+    second target is never moot: `engine.hints.damage_moot`)."""
 
 
 def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
@@ -234,7 +240,7 @@ def resolve(
 ) -> None:
     """Roll and apply `power` against `targets` (the action is already paid for)."""
     weapon = c.weapon_for(power)
-    shared = _Shared()
+    shared = _Shared(targets=len(targets))
     origin: tuple[Square, ...] | None = None
     if power.kind == "area" and act.origin is not None:
         origin = (act.origin,)
@@ -297,7 +303,11 @@ def attack_roll(
     assert power.attack is not None
     s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
     vs = power.attack.vs
-    natural = battle.d20(f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}", c.id)
+    natural = battle.d20(
+        f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
+        c.id,
+        lambda: attack_hint(battle.ruleset, s, vs),
+    )
     total = natural + s.bonus
     wrong = aimed is not None and aimed not in battle.squares(target)
     confirm = None
@@ -374,7 +384,8 @@ def apply_outcome(
         _damage(battle, c, target, power, spec, weapon, shared, outcome)
     if spec.heal is not None:
         _heal(battle, c, target, spec)
-    for eff in spec.effects:
+    blocked = bool(spec.effects or spec.forced) and _immune(battle, c, target, power)
+    for eff in () if blocked else spec.effects:
         if eff.to == "target" and target.alive:
             add_effect(battle, eff, target, c, power.name)
     if spec.grant_save:
@@ -386,8 +397,17 @@ def apply_outcome(
             if saving_throw(battle, target, active, "granted") and active.aftereffect:
                 src = battle.combatants.get(active.source) if active.source else None
                 add_effect(battle, active.aftereffect, target, src, "aftereffect")
-    if spec.forced is not None and target.alive and target.id != c.id:
+    if spec.forced is not None and target.alive and target.id != c.id and not blocked:
         forced_move(battle, c, target, spec.forced.kind, spec.forced.distance)
+
+
+def _immune(battle: Battle, c: Combatant, target: Combatant, power: Power) -> bool:
+    """Issue 16: a target immune to one of the power's keywords gets none of its effects."""
+    keyword = immune_to_effects(target.creature, power)
+    if keyword is None:
+        return False
+    battle.emit(Immune(target.id, c.id, power.id, keyword))
+    return True
 
 
 def _self_effects(battle: Battle, c: Combatant, power: Power, spec: Outcome | None) -> None:
@@ -433,10 +453,6 @@ def _damage(
             ce = shared.crit_extra
             crit_extra = {"dice": str(ce.expr), "rolls": list(ce.faces), "value": ce.total}
             rolled_total += ce.total
-    else:
-        if shared.roll is None:
-            shared.roll = battle.roll(expr, purpose, c.id)
-        rolled_total, rolls = shared.roll.total, shared.roll.faces
     halve: list[str] = []
     if outcome == "miss" and spec.half_damage:
         halve.append("half_on_miss")
@@ -447,6 +463,18 @@ def _damage(
     minimum = battle.ruleset.minimum_damage_on_hit if outcome in ("hit", "crit") else 0
     types = tuple(dspec.types)
     dr = battle.ruleset.damage_reduction(target, types)  # d20srd D-11
+    if own is None and not (crit and battle.ruleset.maximize_crit_damage):
+        if shared.roll is None:
+            roller: str | None = c.id
+            if battle.dice.explains and shared.targets == 1:  # a person would roll it
+                floor = adjust(
+                    battle, target, expr.min(), types, halve=halve, minimum=minimum, reduction=dr
+                )
+                if damage_moot(battle, target, expr.min() + sum(m.value for m in floor)):
+                    roller = None  # no face changes the outcome: the app rolls it (item 21)
+            notes = [*halve_notes(halve), *resist_notes(target, types)]
+            shared.roll = battle.roll(expr, purpose, roller, hint=lambda: damage_hint(expr, notes))
+        rolled_total, rolls = shared.roll.total, shared.roll.faces
     mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
     cause = {"hit": "hit", "crit": "crit", "miss": "miss"}.get(outcome, "effect")
     deal_damage(

@@ -68,3 +68,7 @@ class Refusal(StrEnum):
     OFF_MAP = "off_map"
     NO_LINE_OF_EFFECT = "no_line_of_effect"
     NO_LINE_OF_SIGHT = "no_line_of_sight"
+    # the GM's tools (engine.gm)
+    BAD_VALUE = "bad_value"
+    """A number, a name or a choice the rules can't take (negative healing, an unknown
+    condition, an initiative no d20 gives)."""

@@ -58,7 +58,11 @@ class Replay:
         raises `DiceExhausted`): for reading a fight back (the viewer, `trace`), never for
         playing on."""
         self.records = list(records)
-        faces = [f for r in self.records for f in r.faces]
+        faces: list[int] = []
+        typed: set[int] = set()  # table play: which faces were typed (the log says so)
+        for r in self.records:
+            typed.update(len(faces) + i for i in r.typed)
+            faces.extend(r.faces)
         source: DiceSource
         if exact:
             source = ScriptedDice(faces)
@@ -70,6 +74,7 @@ class Replay:
                 faces,
                 live if live is not None else SeededDice(seed or 0),
                 advance_live=live is None,
+                typed=typed,
             )
         self.enc = Encounter.create(
             loaded, seed=seed, dice=source, deciders=deciders, control=control, ruleset=ruleset

@@ -8,7 +8,8 @@ The engine is event-sourced, so a save is the encounter's source plus `Encounter
                       read: base64 of zlib of their JSON), "ruleset", "seed",
                       "control" (creature id -> player|ai), "created", "meta"}
     then     record  {"crc", "n", "action" (null for the start), "faces"?, "answers"?,
-                      "decision"?, "actor", "round"}
+                      "typed"? (indices of the faces typed at the table), "decision"?,
+                      "actor", "round"}
              undo    {"crc", "undo": K}      the records from n=K on were undone
              end     {"crc", "end": {"winner", "reason", "rounds"}}   the fight finished
              control {"crc", "control": {creature id: player|ai}}   who plays whom changed
@@ -221,6 +222,8 @@ def record_json(entry: SaveEntry) -> dict[str, Any]:
         out["faces"] = list(rec.faces)
     if rec.answers:
         out["answers"] = list(rec.answers)
+    if rec.typed:
+        out["typed"] = list(rec.typed)
     if rec.decision is not None:
         d = rec.decision.payload()
         cands = d["candidates"]
@@ -267,6 +270,11 @@ def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
     faces = savecheck.faces(d.get("faces", []))
     answers = savecheck.short_list(d.get("answers", []), "'answers'")
     savecheck.free_form(answers, "'answers'")
+    typed = d.get("typed", [])
+    if not isinstance(typed, list) or not all(
+        savecheck.is_int(i, 0, len(faces) - 1) for i in typed
+    ):
+        raise ValueError("'typed' is not a list of indices into 'faces'")
     dd = d.get("decision")
     decision = None if dd is None else savecheck.decision(dd)
     actor = d.get("actor")
@@ -277,7 +285,7 @@ def entry_from_json(d: dict[str, Any], line: int) -> SaveEntry:
         raise ValueError("'round' is not a round number")
     return SaveEntry(
         n=n,
-        record=Record(action, faces, tuple(answers), decision),
+        record=Record(action, faces, tuple(answers), decision, tuple(sorted(set(typed)))),
         actor=actor,
         round=rnd,
         line=line,

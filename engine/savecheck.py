@@ -43,13 +43,19 @@ def loads(raw: bytes | str) -> Any:
     """JSON, or ValueError: also for what the json module raises on hostile input besides
     JSONDecodeError (RecursionError for 100,000 `[`, ValueError for a 5,000-digit number)."""
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
         raise ValueError("not JSON (nested too deeply)") from None
     except UnicodeDecodeError:
         raise ValueError("not JSON (not UTF-8 text)") from None
     except ValueError as exc:  # JSONDecodeError, or a number too long to convert
         raise ValueError(f"not JSON ({str(exc)[:80]})") from None
+
+
+def _no_constant(name: str) -> Any:
+    # Python's json reads NaN and Infinity, which no writer here produces and which would
+    # make, say, the app's pace an endless wait.
+    raise ValueError(f"{name} is not a number a save holds")
 
 
 def unpack(text: str) -> Any:
@@ -151,6 +157,10 @@ def action(data: Any) -> Action:
         shown = f"a {kind} action" if is_id(kind) else "no action"
         raise ValueError(f"'action' is malformed ({shown} this Skirmish can't read)") from None
     hints = typing.get_type_hints(type(act))
+    names = {f.name for f in fields(act)}
+    stray = next((k for k in data if k != "action" and k not in names), None)
+    if stray is not None:  # the writer never adds what the action doesn't have
+        raise ValueError(f"the {act.name} action has no field {str(stray)[:MAX_ID]!r}")
     for f in fields(act):
         if f.name in data and not _fits(data[f.name], hints[f.name]):
             raise ValueError(f"the {act.name} action's {f.name!r} is malformed")

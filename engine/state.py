@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.content.checks import weapon_for
 from engine.content.schema import Creature, EffectSpec, Power, Weapon
 
 Square = tuple[int, int]
@@ -133,22 +134,14 @@ class Combatant:
         return None
 
     def weapon_for(self, power: Power) -> Weapon | None:
-        """The weapon `power` is used with (memoized: asked on every attack)."""
+        """The weapon `power` is used with (`engine.content.checks.weapon_for`, memoized:
+        asked on every attack)."""
         hit = self.weapon_memo.get(power.id)
         if hit is not None and hit[0] is power:
             return hit[1]
-        weapon = self._weapon_for(power)
+        weapon = weapon_for(self.creature, power)
         self.weapon_memo[power.id] = (power, weapon)
         return weapon
-
-    def _weapon_for(self, power: Power) -> Weapon | None:
-        weapons = self.creature.weapons
-        if power.weapon is not None:
-            return next((w for w in weapons if w.id == power.weapon), None)
-        if "weapon" not in power.keywords or not weapons:
-            return None
-        wanted = ("ranged", "thrown") if power.kind == "ranged" else ("melee", "thrown")
-        return next((w for w in weapons if w.kind in wanted), weapons[0])
 
     def basic_melee(self) -> Power | None:
         return next((p for p in self.powers if p.basic and p.kind == "melee"), None)

@@ -8,11 +8,15 @@ rolls their saves and moves on, so a caller only ever sees a turn that needs a d
 
 from __future__ import annotations
 
+from typing import Any
+
+from engine.arrivals import arrive
 from engine.battle import Battle
 from engine.content.schema import Encounter as EncounterSpec
 from engine.content.schema import Surprise
 from engine.decisions import DelayReturnQuestion
 from engine.effects import (
+    add_effect,
     end_all,
     end_of_turn_saves,
     expire_at_turn_end,
@@ -40,8 +44,10 @@ from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
 from engine.triggers import any_for, fire, spend_immediate
 
-SCHEMA = 1
-"""The combat log's schema version (log-schema.md, `encounter_start.schema`)."""
+SCHEMA = 2
+"""The combat log's schema version (log-schema.md, `encounter_start.schema`). Version 2
+(docs/log.md "schema 2 additions"): each combatant's rule-relevant traits and starting state
+at `encounter_start`, surprise as decided, `immune` lines, Heal checks."""
 
 
 def start_event(
@@ -54,46 +60,88 @@ def start_event(
 ) -> EncounterStart:
     """The log's first line: the fight as it begins (log-schema.md, encounter_start)."""
     b = battle
-    s = spec.surprise
-    stated = set(s.surprised) if s is not None and s.mode == "stated" else set()
-    combatants = []
-    for c in b.combatants.values():
-        combatants.append(
-            {
-                "id": c.id,
-                "name": c.name,
-                "side": c.side,
-                "pc": c.pc,
-                "control": c.control,
-                "level": c.level,
-                "max_hp": c.max_hp,
-                "hp": c.hp,
-                "speed": b.ruleset.base_speed(c),
-                "pos": list(c.pos),
-                "size": c.size,
-                "reach": c.reach,
-                "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
-                "surprised": c.surprised or c.id in stated or c.side in stated,
-                "role": c.creature.role,
-                "creature": c.creature.id,
-            }
-        )
+    coming = {cid: rnd for cid, (rnd, _) in b.waiting.items()}
+    combatants = [
+        {**combatant_entry(b, c, c.surprised), "arrives_round": coming.get(c.id)}
+        for c in [*b.combatants.values(), *(c for _, c in b.waiting.values())]
+    ]  # `surprised` as decided: `decide_surprise` runs first
     terrain = {k: [list(sq) for sq in v] for k, v in b.map.terrain_squares().items()}
     bmap = {"name": spec.map.name, "width": b.map.width, "height": b.map.height, "terrain": terrain}
     return EncounterStart(SCHEMA, source, content_hash, ruleset, seed, bmap, tuple(combatants))
 
 
-def decide_surprise(battle: Battle, spec: Surprise | None) -> None:
-    """F-TRN-4, S-2: who is surprised, stated or by Stealth against Perception (file 003)."""
+def combatant_entry(b: Battle, c: Combatant, surprised: bool = False) -> dict[str, Any]:
+    """One creature as the log describes it (encounter_start's `combatants`, and a creature
+    the GM adds mid-fight: `engine.gm`)."""
+    return {
+        "id": c.id,
+        "name": c.name,
+        "side": c.side,
+        "pc": c.pc,
+        "control": c.control,
+        "level": c.level,
+        "max_hp": c.max_hp,
+        "hp": c.hp,
+        "speed": b.ruleset.base_speed(c),
+        "pos": list(c.pos),
+        "size": c.size,
+        "reach": c.reach,
+        "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
+        "surprised": surprised,
+        "role": c.creature.role,
+        "creature": c.creature.id,
+        **_schema2(b, c),
+    }
+
+
+def _schema2(b: Battle, c: Combatant) -> dict[str, Any]:
+    """What schema 2 adds for each combatant (docs/log.md): the traits rules read, the
+    state it starts in (a fight that starts mid-way), the ruleset's numbers for it."""
+    cr = c.creature
+    return {
+        "invisible": cr.invisible,
+        "insubstantial": cr.insubstantial,
+        "minion": cr.minion,
+        "immune": list(cr.immune),
+        "resist": dict(cr.resist),
+        "vulnerable": dict(cr.vulnerable),
+        "state": c.state,
+        "temp_hp": c.temp_hp,
+        "surges": c.surges,
+        "action_points": c.action_points,
+        "death_failures": c.death_failures,
+        "powers_spent": sorted(c.used_powers),
+        "powers": [p.id for p in c.powers],
+        "skills": cr.skills.model_dump(),
+        "numbers": b.ruleset.log_numbers(c),
+    }
+
+
+def start_effects(battle: Battle, spec: EncounterSpec) -> None:
+    """The effects the encounter places combatants under (a fight that starts mid-way,
+    issue 16 item 7): started as a power would start them, before surprise and initiative."""
+    for cd in spec.combatants:
+        if cd.arrives_round is not None:
+            continue  # (content check: a reinforcement starts with no effects)
+        for eff in cd.effects:
+            source = battle.combatants.get(eff.source) if eff.source else None
+            add_effect(battle, eff, battle[cd.id], source, eff.name or "starting effect")
+
+
+def decide_surprise(battle: Battle, spec: Surprise | None) -> list[Check]:
+    """F-TRN-4, S-2: who is surprised, stated or by Stealth against Perception (file 003).
+    Decided before the log's first line, which records it; the checks that decided it are
+    returned, to be logged after that line."""
+    checks: list[Check] = []
     if spec is None:
-        return
+        return checks
     everyone = list(battle.combatants.values())
     if spec.mode == "stated":
         names = set(spec.surprised)
         for c in everyone:
             if c.id in names or c.side in names:
                 c.surprised = True
-        return
+        return checks
     hidden_names = set(spec.hidden)
     hidden = [c for c in everyone if c.id in hidden_names or c.side in hidden_names]
     hidden_sides = {c.side for c in hidden}
@@ -102,15 +150,16 @@ def decide_surprise(battle: Battle, spec: Surprise | None) -> None:
         nat = battle.d20(f"{h.name}: Stealth", h.id)
         mod = h.creature.skills.stealth
         stealth.append(nat + mod)
-        battle.emit(Check(h.id, "stealth", nat, mod, nat + mod))
+        checks.append(Check(h.id, "stealth", nat, mod, nat + mod))
     for c in everyone:
         if c.side in hidden_sides or not stealth:
             continue
         nat = battle.d20(f"{c.name}: Perception", c.id)
         mod = c.creature.skills.perception
         noticed = nat + mod >= min(stealth)  # the clumsiest of the hidden gives them away
-        battle.emit(Check(c.id, "perception", nat, mod, nat + mod, min(stealth), noticed))
+        checks.append(Check(c.id, "perception", nat, mod, nat + mod, min(stealth), noticed))
         c.surprised = not noticed
+    return checks
 
 
 def roll_initiative(battle: Battle) -> None:
@@ -191,6 +240,8 @@ def _new_round(battle: Battle) -> None:
         return
     battle.emit(RoundStart())
     expire_long(battle)  # F-DUR-4, F-DUR-6: 5 minutes at most
+    if battle.waiting:
+        arrive(battle)
 
 
 def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
@@ -318,13 +369,15 @@ def check_end(battle: Battle) -> bool:
     if battle.over:
         return True
     first: str | None = None
-    for c in battle.combatants.values():
+    coming = [c for _, c in battle.waiting.values()]  # reinforcements count as standing
+    for c in [*battle.combatants.values(), *coming]:
         if c.state in ("healthy", "bloodied"):  # standing
             if first is None:
                 first = c.side
             elif c.side != first:
                 return False  # (checked after every action: stop at the second side)
-    finish(battle, first, "defeat")
+    fled = battle.fled_sides - {first}
+    finish(battle, first, "fled" if fled else "defeat")
     return True
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui import cli_import, cli_saves
+from tui.progress import progress
 from tui.safetext import cells, clean, pad
 from tui.words import plural
 
@@ -97,7 +98,7 @@ def _dice_arg(text: str) -> list[int]:
     return faces
 
 
-class _Rulesets:
+class Rulesets:
     """`--ruleset`'s choices: the ruleset registry, read only when a choice is checked or
     listed (a bare `skirmish` starts without loading the engine)."""
 
@@ -139,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--seed", type=int, default=None, help="the dice seed, to replay a fight (default: random)"
     )
-    play.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
+    play.add_argument("--ruleset", choices=Rulesets(), metavar="RULESET", help=RULESET_HELP)
     play.add_argument(
         "--control",
         type=_control_arg,
@@ -186,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
-    sim.add_argument("--ruleset", choices=_Rulesets(), metavar="RULESET", help=RULESET_HELP)
+    sim.add_argument("--ruleset", choices=Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
         type=_dice_arg,
@@ -268,10 +269,13 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def cmd_check(files: list[str]) -> int:
-    from engine.content.bundled import bundled_files, check_files
+    from engine.content.bundled import bundled_files, check_files, notes_for
 
     targets = files or bundled_files()
     errors = check_files(targets)
+    if not errors:
+        for note in notes_for(targets):
+            print(clean(note))
     for err in errors:
         print(clean(str(err), newlines=True))
     if errors:
@@ -380,13 +384,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() and args.runs >= 20
     try:
-        results = run_many(jobs, workers, _progress(args.runs) if show else None)
+        results = run_many(jobs, workers, progress(args.runs) if show else None)
     except OSError as exc:  # a log that can't be written (a full disk): one line
         print(f"skirmish sim: {exc.strerror or exc}", file=sys.stderr)
         return 1
     summary = summarize(
         results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
     )
+    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides)
+    summary["reproduce"]["content_hash"] = loaded.content_hash
     if show:
         print(file=sys.stderr)
     if args.json:
@@ -396,14 +402,31 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(total: int):  # type: ignore[no-untyped-def]
-    def tick(done: int) -> None:
-        width = 30
-        filled = width * done // total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        sys.stderr.flush()
-
-    return tick
+def reproduce_record(
+    args: argparse.Namespace, ruleset: str, named: dict[str, str], sides: list[str]
+) -> dict[str, Any]:
+    """What a `--json` file needs to say to be rerun alone: the encounter, the ruleset in
+    force, the first seed (run i uses seed + i), the runs and who played what, and the
+    command line that does it again."""
+    policies = {s: named.get(s, "tactical") for s in sides}
+    cmd = ["skirmish", "sim", args.encounter, "--runs", str(args.runs), "--seed", str(args.seed)]
+    cmd += ["--ruleset", ruleset]
+    for side, pol in policies.items():
+        cmd += ["--policy", f"{side}={pol}"]
+    if args.swap_sides:
+        cmd.append("--swap-sides")
+    if args.dice:
+        cmd += ["--dice", ",".join(str(d) for d in args.dice)]
+    return {
+        "encounter": args.encounter,
+        "ruleset": ruleset,
+        "first_seed": args.seed,
+        "runs": args.runs,
+        "policies": policies,
+        "swap_sides": bool(args.swap_sides),
+        "dice": list(args.dice) if args.dice else None,
+        "command": " ".join(cmd),
+    }
 
 
 def format_summary(name: str, s: dict[str, Any], sides: list[str]) -> str:

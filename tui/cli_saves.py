@@ -255,8 +255,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # --- export ----------------------------------------------------------------------------------
 def jsonl_lines(enc: Encounter) -> list[str]:
-    """The combat log of ../shared/log-schema.md, one JSON object per line."""
-    return [json.dumps(ev.to_json(), ensure_ascii=False) for ev in enc.log]
+    """The combat log of ../shared/log-schema.md, one JSON object per line (creatures the GM
+    added are listed at encounter_start too: `engine.gm.log_json`)."""
+    from engine.gm import log_json
+
+    return [json.dumps(d, ensure_ascii=False) for d in log_json(enc.log)]
 
 
 def text_lines(enc: Encounter) -> list[str]:

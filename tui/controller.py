@@ -32,11 +32,12 @@ from engine import autosave
 from engine.actions import Action, Impossible
 from engine.content.loader import LoadedEncounter
 from engine.decisions import InvalidAnswer, Question
-from engine.dice import DiceRequest, InvalidFace, ManualDice, SeededDice
+from engine.dice import DiceRequest, DiceSource, InvalidFace, SeededDice
 from engine.encounter import Encounter
 from engine.events import Logged
 from engine.history import History, control_of
-from engine.save import SUFFIX, SaveError, read_save
+from engine.save import SUFFIX, SaveError, SaveFile
+from engine.savewriter import SaveWriter
 from engine.visibility import Known, knowledge
 from tui.logtext import Names, format_log, names_of_encounter
 from tui.options import GameOptions, options_from_save
@@ -120,39 +121,59 @@ class Abandoned(Exception):
 
 class TableDice:
     """Table mode's dice: creatures of the `manual` sides roll real dice and a person types
-    the faces in; the app rolls everyone else's from the fight's seeded stream.
+    the faces in; the app rolls everyone else's from the fight's seeded stream, and a typed
+    side's roll the person hands back to the app (Ctrl+R: `ask` answers None) from `fallback`.
 
     It offers what `Encounter.replay` needs to rebuild such a fight (undo, redo, resume)
     without re-rolling the app's dice: `fresh()` (the seeded part back at the start) and
-    `advance()` (the seeded part rolls alongside each replayed face it rolled first time)."""
+    `advance()` (the seeded part rolls alongside each replayed face it rolled first time).
+    It tells the engine which faces were typed (`last_typed`: the log says so) and wants each
+    roll's purpose to say what is needed (`explains`)."""
+
+    reports_typed = True
+    explains = True
 
     def __init__(
         self,
         seed: int,
-        ask: Callable[[DiceRequest], int],
+        ask: Callable[[DiceRequest], int | None],
         side_of: Callable[[str], str | None],
         manual: frozenset[str],
+        fallback: DiceSource | None = None,
     ) -> None:
         self.seed = seed
         self._ask = ask
         self._side_of = side_of
         self._sides = manual
         self._seeded = SeededDice(seed)
-        self._manual = ManualDice(ask)
+        self._fallback = fallback if fallback is not None else SeededDice(seed + 7919)
+        self.last_typed = False
 
     def _typed(self, who: str | None) -> bool:
         return who is not None and self._side_of(who) in self._sides
 
     def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
-        source = self._manual if self._typed(who) else self._seeded
-        return source.roll(sides, purpose, who)
+        if not self._typed(who):
+            self.last_typed = False
+            return self._seeded.roll(sides, purpose, who)
+        face = self._ask(DiceRequest(sides, purpose, who))
+        if face is None:  # the person let the app roll this one
+            self.last_typed = False
+            return self._fallback.roll(sides, purpose, who)
+        # The UI validates before answering; this is the last guard before a typo
+        # becomes a 37 on a d20.
+        if type(face) is not int or not 1 <= face <= sides:
+            wanted = f" for {purpose}" if purpose else ""
+            raise InvalidFace(f"{face!r} is not a face of a d{sides} (1..{sides}){wanted}")
+        self.last_typed = True
+        return face
 
     def advance(self, sides: int, purpose: str = "", who: str | None = None) -> None:
         if not self._typed(who):
             self._seeded.roll(sides, purpose, who)
 
     def fresh(self) -> TableDice:
-        return TableDice(self.seed, self._ask, self._side_of, self._sides)
+        return TableDice(self.seed, self._ask, self._side_of, self._sides, self._fallback)
 
 
 class _Decider:
@@ -218,7 +239,24 @@ class Controller:
         """A saved fight, rebuilt where it stopped; further actions go to the same save.
         SaveError (one line) if the save can't be used. Slow for a long fight (it replays
         every record): call it off the UI thread."""
-        save = read_save(path)
+        # locked before it is read: no other Skirmish can append between the two
+        writer, save = SaveWriter.open_existing(path)
+        try:
+            ctl = cls._rebuilt(save, writer, notify, base)
+        except BaseException:
+            writer.close()
+            raise
+        ctl.resumed_from = save.path
+        return ctl
+
+    @classmethod
+    def _rebuilt(
+        cls,
+        save: SaveFile,
+        writer: SaveWriter,
+        notify: Callable[[News], None] | None,
+        base: GameOptions | None,
+    ) -> Controller:
         h = save.header
         options = options_from_save(h.encounter, h.seed, h.ruleset, save.control, h.meta, base)
         try:
@@ -233,11 +271,10 @@ class Controller:
             enc,
             deciders=ctl._decider,
             live=ctl._live,
-            saver=autosave.Autosaver.resume(save, enc),
+            saver=autosave.Autosaver.resume(save, enc, writer),
             actors=[e.actor for e in save.entries],
             redo=[(e.record, e.actor) for e in save.redo],
         )
-        ctl.resumed_from = save.path
         return ctl
 
     # --- construction -----------------------------------------------------------------
@@ -274,6 +311,7 @@ class Controller:
             self._ask_die,
             self._side.get,
             frozenset(self.options.manual_dice),
+            self._fallback,
         )
 
     def _create(self) -> Encounter:
@@ -343,11 +381,13 @@ class Controller:
             except InvalidAnswer as exc:
                 self.notify(Refused(exc.reason))
 
-    def _ask_die(self, request: DiceRequest) -> int:
+    def _ask_die(self, request: DiceRequest) -> int | None:
+        """A face typed in, or None: the person let the app roll it (Ctrl+R). A face the die
+        doesn't have is refused and asked again."""
         while True:
             value = self._ask(request)
-            if value is None:  # the person let the app roll this one
-                return self._fallback.roll(request.sides, request.purpose, request.who)
+            if value is None:
+                return None
             try:
                 return request.check(value)
             except InvalidFace as exc:
@@ -382,6 +422,17 @@ class Controller:
 
     def run_redo(self, steps: int = 1) -> None:
         self._guard(lambda: self._rewind(steps, undo=False))
+
+    def run_gm(self, action: Action) -> None:
+        """A GM tool (engine.gm): applied like any action, whoever's turn it is. The AI's
+        per-fight caches knew the creatures before it: they start afresh."""
+
+        def body() -> None:
+            self._apply(action)
+            with self.lock:
+                self._policies.clear()
+
+        self._guard(body)
 
     def run_autoplay(self) -> None:
         self._guard(lambda: None)
@@ -518,10 +569,23 @@ class Controller:
 
     # --- telling the screen -------------------------------------------------------------
     def _publish(self, reset: bool = False) -> None:
+        self._meet_newcomers()
         log = self.enc.log
         events = tuple(log[self._sent :])
         self._sent = len(log)
         self.notify(Update(self._take(), events, reset, self.saved))
+
+    def _meet_newcomers(self) -> None:
+        """Creatures the GM added (engine.gm): their side's dice, their names in the log
+        (who plays them is the encounter's). Kept after an undo: their ids stay theirs."""
+        for c in self.enc.battle.combatants.values():
+            if c.id not in self._side:
+                self._side[c.id] = c.side
+                self.names.creatures[c.id] = c.name
+                for p in c.powers:
+                    self.names.powers.setdefault(p.id, p.name)
+                    if p.basic:
+                        self.names.basic.add(p.id)
 
     # --- queries for the screen (UI thread, only while idle) ------------------------------
     def try_lock(self) -> bool:
@@ -571,6 +635,8 @@ class Controller:
             if out.name.endswith(SUFFIX) or (out.exists() and is_save(out)):
                 raise ValueError(f"{out} is a Skirmish save; refusing to overwrite it")
         stem.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(jsonl, (json.dumps(ev.to_json(), ensure_ascii=False) for ev in events))
+        from engine.gm import log_json
+
+        write_atomic(jsonl, (json.dumps(d, ensure_ascii=False) for d in log_json(events)))
         write_atomic(text, format_log(events, self.names))
         return jsonl, text, len(events)

@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from engine.events import (
     ActionSpent,
+    Arrive,
     Attack,
     Check,
     Damage,
@@ -26,7 +27,9 @@ from engine.events import (
     EncounterEnd,
     EncounterStart,
     Event,
+    Gm,
     Heal,
+    Immune,
     Initiative,
     InitiativeOrder,
     Mod,
@@ -94,6 +97,7 @@ END_REASON = {
     "dead": "ends",
     "encounter_end": "ends",
     "stood_up": "stands up",
+    "gm": "ends (GM)",
 }
 SPECIAL_ACTION = {
     "second_wind": "uses second wind",
@@ -187,6 +191,8 @@ def _start(w: Wording, ev: EncounterStart, round_: int) -> Text:
 @renders(Check)
 def _check(w: Wording, ev: Check, round_: int) -> Text:
     ok = "" if ev.success is None else (" (notices)" if ev.success else " (surprised)")
+    if ev.skill == "heal":  # first aid (issue 16)
+        ok = " (stabilizes)" if ev.success else " (fails)"
     return "info", f"{w.names.who(ev.id)} {ev.skill}: {ev.total}{ok}"
 
 
@@ -351,6 +357,26 @@ def _recharge(w: Wording, ev: PowerRecharge, round_: int) -> Text:
 @renders(Decision)
 def _decision(w: Wording, ev: Decision, round_: int) -> Text:
     return ("ai", f"AI {w.names.who(ev.id)}: {ev.summary}") if w.explain else None
+
+
+@renders(Arrive)
+def _arrive(w: Wording, ev: Arrive, round_: int) -> Text:
+    x, y = ev.pos
+    return "info", f"{w.names.who(ev.id)} arrives at {x},{y}"
+
+
+@renders(Immune)
+def _immune(w: Wording, ev: Immune, round_: int) -> Text:
+    n = w.names
+    return (
+        "effect",
+        f"{n.who(ev.target)} is immune to {ev.keyword}: {n.power(ev.power)} has no effect",
+    )
+
+
+@renders(Gm)
+def _gm(w: Wording, ev: Gm, round_: int) -> Text:
+    return "info", ev.summary
 
 
 @renders(Note)

@@ -70,11 +70,12 @@ class Names:
 def names_of_encounter(enc: object) -> Names:
     """Names from an `engine.encounter.Encounter` (typed loosely: no import cycle to care for)."""
     battle = enc.battle  # type: ignore[attr-defined]
+    everyone = [*getattr(enc, "gm_removed", {}).values(), *battle.combatants.values()]
     powers = []
-    for c in battle.combatants.values():
+    for c in everyone:
         for p in c.powers:
             powers.append((p.id, p.name, bool(p.basic)))
-    return Names.of({c.id: c.name for c in battle.combatants.values()}, powers)
+    return Names.of({c.id: c.name for c in everyone}, powers)
 
 
 class LogFormatter:
@@ -93,7 +94,9 @@ class LogFormatter:
             if pending is not None:
                 at, attack = pending
                 hit = ev if isinstance(ev, Damage) and _deals(attack, ev) else None
-                out.append(_line(at, attack_text(self.names, attack, hit)))
+                kind, body = attack_text(self.names, attack, hit)
+                tags = rolled_by_pair(at, item if hit is not None else None)
+                out.append(_line(at, (kind, body + tags)))
                 pending = None
                 if hit is not None:
                     continue
@@ -104,9 +107,10 @@ class LogFormatter:
                 joined = clean(f"{last.text}; {self.names.who(ev.id)} {STATE[ev.state]}")
                 out[-1] = Line(last.seq, last.round, last.kind, joined)
             elif (text := self.text(ev, item.round)) is not None:
-                out.append(_line(item, text))
+                out.append(_line(item, (text[0], text[1] + rolled_by(item))))
         if pending is not None:
-            out.append(_line(pending[0], attack_text(self.names, pending[1], None)))
+            kind, body = attack_text(self.names, pending[1], None)
+            out.append(_line(pending[0], (kind, body + rolled_by(pending[0]))))
         return out
 
     def text(self, ev: Event, round_: int = 0) -> tuple[LineKind, str] | None:
@@ -117,6 +121,28 @@ class LogFormatter:
 def _line(item: Logged, text: tuple[LineKind, str]) -> Line:
     kind, body = text
     return Line(item.seq, item.round, kind, clean(body))  # names are data: see tui.safetext
+
+
+ROLLED_BY = {"table": "typed", "app": "app rolled", "mixed": "partly typed"}
+"""Table play: who rolled a line's dice (`Logged.rolled_by`), as the line says it."""
+
+
+def rolled_by(item: Logged) -> str:
+    """ " (typed)" or " (app rolled)" after a line whose dice were typed at the table or
+    rolled by the app; nothing in a fight with no typed dice."""
+    word = ROLLED_BY.get(item.rolled_by or "")
+    return f" ({word})" if word else ""
+
+
+def rolled_by_pair(attack: Logged, damage: Logged | None) -> str:
+    """An attack line with its damage: one mark when both rolls were rolled alike."""
+    a = ROLLED_BY.get(attack.rolled_by or "")
+    d = ROLLED_BY.get(damage.rolled_by or "") if damage is not None else None
+    if a and d and a != d:
+        return f" (attack {a}, damage {d})"
+    if a or d:
+        return f" ({a or 'damage ' + str(d)})"
+    return ""
 
 
 def _deals(a: Attack, ev: Damage) -> bool:

@@ -269,6 +269,8 @@ def target_overlay(enc: Encounter, t: Targeting) -> tuple[Overlay, str]:
     sel = frozenset(b.squares(chosen))
     pv = enc.preview(t.power.id, chosen.id)
     odds = f"{pv.hit:.0%} to hit, ~{pv.expected_damage:.1f} dmg: " if pv else ""
+    if pv is not None and (pv.immune_damage or pv.immune_effects):
+        odds = "immune: " + odds
     hint = f"{odds}{t.power.name} -> {chosen.name} (Tab: {len(t.targets)} targets, Enter)"
     return Overlay(marks, sel), hint
 
@@ -285,6 +287,10 @@ def _preview_lines(name: str, pv: AttackPreview | None, vs: str) -> Text:
     out.append(f": {pv.hit:.0%} to hit", style="bold")
     out.append(f" (crit {pv.crit:.0%}), expected {pv.expected_damage:.1f} damage\n")
     out.append(f"  attack {bonus:+d} vs {vs} {s.defense}; damage {pv.damage or '-'}\n")
+    if pv.immune_damage:
+        out.append("  immune to this damage\n", style="bold")
+    if pv.immune_effects:
+        out.append(f"  immune to {pv.immune_effects}: no effects land\n", style="bold")
     mods = ", ".join(f"{m.source.replace('_', ' ')} {m.value:+d}" for m in s.modifiers)
     out.append(f"  {mods}\n")
     bits = [

@@ -157,7 +157,9 @@ def logged_from_json(d: dict[str, Any]) -> E.Logged:
             kwargs[f.name] = _convert(d[f.name], hints[f.name])
         elif f.default is MISSING and f.default_factory is MISSING:
             raise KeyError(f.name)
-    return E.Logged(int(d["seq"]), int(d["round"]), cls(**kwargs))
+    by = d.get("rolled_by")
+    by = by if by in ("table", "app", "mixed") else None
+    return E.Logged(int(d["seq"]), int(d["round"]), cls(**kwargs), by)
 
 
 TERRAIN_CELL: dict[str, dict[str, Any]] = {
@@ -196,9 +198,23 @@ class LogFollower:
     """The fight as its events tell it, one event at a time."""
 
     def __init__(self, start: E.EncounterStart) -> None:
+        # Schema 2 logs say the state each creature starts in (a fight that starts mid-way);
+        # a version-1 log's creatures all start unhurt.
         self.creatures = {
-            c["id"]: _Creature(c, (int(c["pos"][0]), int(c["pos"][1])), int(c["hp"]))
+            c["id"]: _Creature(
+                c,
+                (int(c["pos"][0]), int(c["pos"][1])),
+                int(c["hp"]),
+                int(c.get("temp_hp", 0)),
+                str(c.get("state", "healthy")),
+            )
             for c in start.combatants
+        }
+        # Schema 2: reinforcements are off the map until their `arrive` line.
+        self.waiting = {
+            cid: self.creatures.pop(cid)
+            for cid, c in list(self.creatures.items())
+            if c.info.get("arrives_round") is not None
         }
         friends = friendly_sides(
             [(str(c.get("side", "")), bool(c.get("pc"))) for c in start.combatants]
@@ -220,6 +236,8 @@ class LogFollower:
         ev = item.event
         self.round = item.round
         c = self.creatures.get(getattr(ev, "id", None) or getattr(ev, "target", None) or "")
+        if isinstance(ev, E.Arrive) and ev.id in self.waiting:
+            self.creatures[ev.id] = self.waiting.pop(ev.id)
         if isinstance(ev, E.InitiativeOrder):
             self.order = ev.order
         elif isinstance(ev, E.TurnStart) and c is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.content.errors import ContentError, ContentErrors, ErrorSink
 from engine.content.library import read_doc
-from engine.content.loader import check_source
+from engine.content.loader import check_source, source_notes
 from engine.content.placement import grid_rows
 from engine.content.resources import Reader, SourceKey, bundled_key, bundled_walk
 from engine.content.schema import Encounter
@@ -97,3 +97,18 @@ def check_files(paths: Iterable[str | Path]) -> list[ContentError]:
             src = SourceKey(text, bundled=False)
         errors.extend(check_source(src))
     return ContentErrors(errors).errors
+
+
+def notes_for(paths: Iterable[str | Path]) -> list[str]:
+    """Notes on the given files (as `check_files` reads them): what the engine adds that the
+    content did not ask for (a derived basic melee attack)."""
+
+    out: list[str] = []
+    for entry in paths:
+        text = str(entry)
+        if isinstance(entry, Path) or (os.path.exists(text) and not os.path.isdir(text)):
+            src = SourceKey(os.path.normpath(text), bundled=False)
+        else:
+            src = SourceKey(bundled_key(text), bundled=True)
+        out.extend(source_notes(src))
+    return out

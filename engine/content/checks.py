@@ -52,8 +52,8 @@ def weapon_for(creature: Creature, power: Power) -> Weapon | None:
 
     `weapon: <id>` picks that weapon. A power with only the `weapon` keyword uses the
     creature's first ranged (or thrown) weapon for a ranged power, its first melee (or
-    thrown) weapon for any other power, and its first weapon when none suits. This is the
-    rule `engine.state.Combatant.weapon_for` applies in play; the two must agree.
+    thrown) weapon for any other power, and its first weapon when none suits. The one owner
+    of the rule: `engine.state.Combatant.weapon_for` memoizes it for play.
     """
     weapons = creature.weapons
     if power.weapon is not None:
@@ -62,6 +62,12 @@ def weapon_for(creature: Creature, power: Power) -> Weapon | None:
         return None
     wanted = ("ranged", "thrown") if power.kind == "ranged" else ("melee", "thrown")
     return next((w for w in weapons if w.kind in wanted), weapons[0])
+
+
+def threat_low(power: Power, weapon: Weapon | None) -> int:
+    """The lowest natural roll that threatens a critical hit (F-ATK-6, D-8): the power's own
+    `crit_range`, else its weapon's, else 20."""
+    return power.crit_range or (weapon.crit_range if weapon else 20)
 
 
 def dice_fields(power: Power) -> Iterator[tuple[Path_, str, bool]]:

@@ -174,6 +174,32 @@ def check_source(src: SourceKey, reader: Reader | None = None) -> list[ContentEr
     return ContentErrors(sink.errors).errors
 
 
+def source_notes(src: SourceKey, reader: Reader | None = None) -> list[str]:
+    """Notes (not errors) on one file's own creatures: the basic melee attack the engine
+    derives for a creature whose powers have none (`engine.content.basics`)."""
+    from engine.content.basics import derived_note
+    from engine.content.errors import field_path
+
+    reader = reader or Reader()
+    sink = ErrorSink()
+    doc = read_doc(reader, src, sink, {})
+    if doc is None or not isinstance(doc.data, dict):
+        return []
+    if "map" in doc.data or "combatants" in doc.data:
+        spec, tables, _ = _resolve(doc, src, reader, sink, {})
+        defs = definitions(doc, doc.data, spec_library(spec))
+        powers = {k: p for k, (p, _) in tables.powers.items()}
+    else:
+        defs, _ = library_definitions(doc, sink)
+        powers = {p.id: p for p, _ in defs.powers}
+    out = []
+    for cr, origin in defs.creatures:
+        note = derived_note(cr, powers)
+        if note is not None:
+            out.append(f"{origin.where()}: {field_path(origin.path)}: {note}")
+    return out
+
+
 def content_hash(
     spec: Encounter, creatures: Mapping[str, Creature], powers: Mapping[str, Power]
 ) -> str:

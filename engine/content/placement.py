@@ -121,6 +121,8 @@ def check_placement(
         if bmap is not None:
             at_pos = partial(origin.error, (*at, "pos"))
             errors.extend(_check_pos(c, creature, bmap, occupied, at_pos))
+        errors.extend(_check_start_state(c, creature, origin, at))
+    errors.extend(_check_effect_sources(place, first_line))
     if place.complete:
         used = sorted({c.side for _, c in place.combatants})
         if len(used) < 2:
@@ -141,6 +143,44 @@ def check_placement(
                         )
                     )
     return errors
+
+
+def _check_effect_sources(place: Placement, ids: Container[str]) -> list[ContentError]:
+    """Each starting effect's `source` is a combatant of the encounter (issue 16 item 7)."""
+    out: list[ContentError] = []
+    for i, c in place.combatants:
+        for j, eff in enumerate(c.effects):
+            if eff.source is not None and eff.source not in ids:
+                where = ("combatants", i, "effects", j, "source")
+                hint = did_you_mean(eff.source, [x.id for _, x in place.combatants])
+                out.append(place.origin.error(where, f"unknown combatant {eff.source!r}{hint}"))
+    return out
+
+
+def _check_start_state(
+    c: Combatant, creature: Creature, origin: Origin, i: tuple[str | int, ...]
+) -> list[ContentError]:
+    """A starting state the creature can be in (issue 16 item 7)."""
+    out: list[ContentError] = []
+    error = origin.error
+    if c.hp is not None and c.hp > creature.hp:
+        out.append(error((*i, "hp"), f"{c.hp} is above {creature.id}'s maximum ({creature.hp})"))
+    if c.hp is not None and c.hp <= 0 and creature.kind != "pc":
+        out.append(error((*i, "hp"), "a monster at 0 hit points or fewer is dead (X-HP-1)"))
+    if c.arrives_round is not None and c.effects:
+        out.append(error((*i, "effects"), "a creature that arrives later starts with no effects"))
+    if c.surges_spent > creature.healing_surges:
+        out.append(
+            error(
+                (*i, "surges_spent"),
+                f"{creature.id} has only {creature.healing_surges} healing surges",
+            )
+        )
+    for pid in c.powers_spent:
+        if pid not in creature.powers:
+            hint = did_you_mean(pid, creature.powers)
+            out.append(error((*i, "powers_spent"), f"{creature.id} has no power {pid!r}{hint}"))
+    return out
 
 
 def _check_pos(

@@ -167,6 +167,8 @@ class Skills(Model):
     stealth: Bonus = 0
     bluff: Bonus = 0
     insight: Bonus = 0
+    heal: Bonus = 0
+    """A Heal check stabilizes an adjacent dying creature (DC 15; issue 16)."""
 
 
 class Weapon(Model):
@@ -358,10 +360,15 @@ class Power(Model):
     trigger: Trigger | None = None
     """What sets off an immediate_interrupt / immediate_reaction power."""
     crit_range: Annotated[int, Field(ge=15, le=20)] | None = None
+    includes_user: bool = False
+    """A close burst or blast includes its user only when this says so (the usual 4e
+    reading: "each creature in the burst" means each other creature)."""
     description: Text = ""
 
     @model_validator(mode="after")
     def _shape(self) -> Power:
+        if self.includes_user and self.kind != "close":
+            raise ValueError("`includes_user` is only for close powers (burst or blast)")
         if self.usage == "recharge" and self.recharge is None:
             raise ValueError("a recharge power needs `recharge` (the d6 face it returns on)")
         if self.recharge is not None and self.usage != "recharge":
@@ -429,6 +436,8 @@ class Creature(Model):
     vulnerable: dict[
         Annotated[str, Field(pattern=ID_PATTERN)], Annotated[int, Field(ge=1, le=50)]
     ] = {}
+    immune: Annotated[list[str], Field(max_length=MAX_LIST)] = []
+    """Damage types and power keywords it is immune to (`engine.immunity`, issue 16)."""
     insubstantial: bool = False
     invisible: bool = False
     minion: bool = False
@@ -447,6 +456,21 @@ class Creature(Model):
     """d20srd: DR N/-: subtracted from untyped damage, down to 0 (D-11)."""
     sneak_attack: DiceText | None = None
     """d20srd: extra dice against a flat-footed or flanked target, never multiplied (D-10)."""
+
+    @field_validator("immune")
+    @classmethod
+    def _known_immunities(cls, value: list[str]) -> list[str]:
+        from engine.content.errors import did_you_mean
+        from engine.immunity import IMMUNITIES
+
+        for name in value:
+            if name not in IMMUNITIES:
+                hint = did_you_mean(name, IMMUNITIES)
+                raise ValueError(
+                    f"an immunity to {name!r} protects from nothing{hint}: name a damage type "
+                    f"or a keyword ({', '.join(IMMUNITIES)})"
+                )
+        return value
 
     @field_validator("sneak_attack")
     @classmethod
@@ -488,6 +512,14 @@ class MapSpec(Model):
     ] = {}
 
 
+class StartEffect(EffectSpec):
+    """An effect a combatant starts with (a fight moved from the table, issue 16 item 7):
+    an effect as a power gives it, plus who gave it (`source`, a combatant id: whose turns a
+    start/end-of-turn duration counts, the owner of a sustained one)."""
+
+    source: Id | None = None
+
+
 class Combatant(Model):
     id: Id
     creature: Id
@@ -496,6 +528,21 @@ class Combatant(Model):
     control: Control | None = None
     pos: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
     surprised: bool | None = None
+    # A fight that starts mid-way (issue 16 item 7): the state it is in when placed.
+    hp: Annotated[int, Field(ge=-1000, le=1000)] | None = None
+    """Starting hit points (default: the creature's maximum); below 0 it starts dying."""
+    temp_hp: Annotated[int, Field(ge=0, le=500)] = 0
+    surges_spent: Small = 0
+    powers_spent: Annotated[list[Id], Field(max_length=MAX_LIST)] = []
+    """Encounter and daily powers already used (and recharge powers not yet recharged)."""
+    action_points: Annotated[int, Field(ge=0, le=3)] | None = None
+    """Action points left (default: the creature's)."""
+    action_point_used: bool = False
+    second_wind_used: bool = False
+    death_failures: Annotated[int, Field(ge=0, le=2)] = 0
+    effects: Annotated[list[StartEffect], Field(max_length=MAX_LIST)] = []
+    arrives_round: Annotated[int, Field(ge=2, le=500)] | None = None
+    """A reinforcement: off the map until this round starts, then it rolls initiative."""
 
 
 class Side(Model):

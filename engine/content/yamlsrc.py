@@ -240,9 +240,10 @@ class _Walker:
             return self.loader.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
             self.fail(node, path, f"cannot read this value: {exc.problem}")
-        except (ValueError, KeyError, TypeError, OverflowError):
+        except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
             # `!!float y`, `!!bool maybe`, `!!int x`, `!!timestamp 2001-13-45`: the safe
-            # constructors raise plain errors for these.
+            # constructors raise plain errors for these (AttributeError: a `!!timestamp`
+            # whose text doesn't match the timestamp pattern at all).
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
             self.fail(node, path, f"cannot read this value: {node.value[:40]!r} is not a {tag}")
         return None

@@ -26,12 +26,15 @@ from engine.grid.geometry import (
 from engine.grid.lines import corners, crossed_squares, segment_crosses
 from engine.grid.movement import (
     ReachMap,
+    adjacency,
     cheapest_path,
     distance_map,
     end_squares,
     endable,
+    entry_costs,
     path_to,
     reachable,
+    step_neighbours,
 )
 from engine.grid.occupancy import Occupancy, OccupancyLike, Occupant, as_occupancy
 from engine.grid.paths import MoveMode, PathCheck, validate_path
@@ -71,6 +74,7 @@ __all__ = [
     "ReachMap",
     "Square",
     "Terrain",
+    "adjacency",
     "adjacent",
     "as_occupancy",
     "attack_concealment",
@@ -90,6 +94,7 @@ __all__ = [
     "distance_map",
     "end_squares",
     "endable",
+    "entry_costs",
     "footprint",
     "forced_path_ok",
     "forced_steps",
@@ -102,6 +107,7 @@ __all__ = [
     "reachable",
     "segment_crosses",
     "squares_within",
+    "step_neighbours",
     "terrain_lines",
     "threatened_squares",
     "validate_path",

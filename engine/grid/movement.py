@@ -20,7 +20,7 @@ difficult terrain pays 2, as 4e has it: "if any of the squares it enters is diff
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from engine.grid.battlemap import BattleMap
 from engine.grid.geometry import STEPS, footprint
@@ -43,9 +43,19 @@ def adjacency(bmap: BattleMap) -> dict[Square, tuple[Square, ...]]:
     return nbrs
 
 
-def _loose_neighbours(bmap: BattleMap, sq: Square) -> tuple[Square, ...]:
-    # A square outside the graph (a creature that fell into a pit) can still step out to an
-    # enterable neighbour, under the same corner rule.
+def entry_costs(bmap: BattleMap) -> Mapping[Square, int]:
+    """Square -> the cost of entering it (1, or 2 in difficult terrain), for every square a
+    creature can enter: the graph's nodes and their `cost` (read-only for callers)."""
+    return bmap._entry_cost
+
+
+def step_neighbours(bmap: BattleMap, sq: Square) -> tuple[Square, ...]:
+    """The squares one step from `sq` can enter: the graph's neighbours, or, for a square
+    outside the graph (a creature that fell into a pit), its enterable neighbours under the
+    same corner rule (no diagonal step cuts the corner of a square that blocks movement)."""
+    vs = adjacency(bmap).get(sq)
+    if vs is not None:
+        return vs
     cost = bmap._entry_cost
     x, y = sq
     out = []
@@ -69,7 +79,7 @@ def _stepper(bmap: BattleMap, size: int, enemies: Collection[Square]) -> _Steppe
         def step1(u: Square) -> list[tuple[Square, int]]:
             vs = nbrs.get(u)
             if vs is None:
-                vs = _loose_neighbours(bmap, u)
+                vs = step_neighbours(bmap, u)
             return [(v, cost[v]) for v in vs if v not in enemies]
 
         return step1
@@ -123,7 +133,7 @@ def reachable(
                 continue
             vs = nbrs.get(u)
             if vs is None:
-                vs = _loose_neighbours(bmap, u)
+                vs = step_neighbours(bmap, u)
             for v in vs:
                 nd = d + cost[v]
                 if nd <= budget and nd < best.get(v, 1 << 30) and v not in enemies:
@@ -240,27 +250,28 @@ def distance_map(
     nbrs = adjacency(bmap)
     cost = bmap._entry_cost
     dist: dict[Square, int] = {}
-    heap: list[tuple[int, Square]] = []
+    # Dial's buckets (entry costs are 1 or 2): about twice as fast as a heap here, and the AI
+    # asks for one of these per enemy.
+    buckets: list[list[Square]] = [[] for _ in range(cap + 3)]
     for s in sources:
         if s not in dist:
             dist[s] = 0
-            heap.append((0, s))
-    heapq.heapify(heap)
+            buckets[0].append(s)
     blocked.difference_update(dist)
-    while heap:
-        d, v = heapq.heappop(heap)
-        if d > dist[v]:
-            continue
-        # Walking from u into v costs v's entry cost; the graph is symmetric, so v's
-        # neighbours are exactly the squares that can step into v.
-        nd = d + cost.get(v, 1)
-        if nd > cap:
-            continue
-        vs = nbrs.get(v)
-        if vs is None:
-            vs = _loose_neighbours(bmap, v)
-        for u in vs:
-            if nd < dist.get(u, 1 << 30) and u not in blocked:
-                dist[u] = nd
-                heapq.heappush(heap, (nd, u))
+    for d in range(cap + 1):
+        for v in buckets[d]:
+            if dist[v] != d:
+                continue
+            # Walking from u into v costs v's entry cost; the graph is symmetric, so v's
+            # neighbours are exactly the squares that can step into v.
+            nd = d + cost.get(v, 1)
+            if nd > cap:
+                continue
+            vs = nbrs.get(v)
+            if vs is None:
+                vs = step_neighbours(bmap, v)
+            for u in vs:
+                if nd < dist.get(u, 1 << 30) and u not in blocked:
+                    dist[u] = nd
+                    buckets[nd].append(u)
     return dist

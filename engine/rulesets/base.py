@@ -287,6 +287,15 @@ class Ruleset(ABC):
         """Only 4srd and d20srd have flat-footed (S-1, D-4)."""
         return False
 
+    def log_numbers(self, c: Combatant) -> dict[str, Any]:
+        """The per-creature numbers this ruleset's rules read, for `encounter_start` (log
+        schema 2, docs/log.md): a log alone says why an attack had the bonus it had."""
+        return {
+            "initiative_modifier": self.initiative_modifier(c),
+            "attacks_per_round": self.attack_count(c),
+            "flat_footed_until_acting": self.is_flat_footed(c),
+        }
+
     def initiative_modifier(self, c: Combatant) -> int:
         """F-TRN-2: one-half level + Dex modifier + bonuses; a monster's given number wins."""
         cr = c.creature

@@ -18,7 +18,7 @@ action accounting counts it), so it can't accompany a full-round action.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.events import Moved, TurnStart
 from engine.rulesets.base import CreatureRules, ExtraAction, Ruleset
@@ -91,6 +91,18 @@ class SrdRules(Ruleset):
         if "combat_reflexes" in c.creature.feats:
             extra = max(0, c.creature.abilities.mod("dex"))
         return 1 + extra
+
+    def log_numbers(self, c: Combatant) -> dict[str, Any]:
+        cr = c.creature
+        return {
+            **super().log_numbers(c),
+            "opportunity_attacks_per_round": self.opportunity_limit(c),
+            "combat_reflexes": "combat_reflexes" in cr.feats,
+            "feats": list(cr.feats),
+            "base_attack_bonus": cr.bab,
+            "damage_reduction": cr.damage_reduction,
+            "sneak_attack": cr.sneak_attack,
+        }
 
     def may_take_opportunity(self, c: Combatant, turn_counter: int, round_no: int) -> bool:
         state: SrdCreatureRules = c.rules

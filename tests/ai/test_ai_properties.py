@@ -11,182 +11,18 @@ from __future__ import annotations
 
 import copy
 import random
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ai.naive import NaivePolicy
 from ai.policy import Policy
 from ai.tactical import TacticalPolicy
-from engine.content.errors import ContentErrors
-from engine.content.loader import load_encounter
 from engine.decisions import Question
 from engine.encounter import Encounter
-from tests.support.helpers import BASIC_MELEE, FIGHTER, write_encounter
-
-DEF = {"ac": 14, "fortitude": 13, "reflex": 13, "will": 12}
-POWERS: list[dict[str, Any]] = [
-    BASIC_MELEE,
-    {
-        "id": "lash",
-        "name": "Lash",
-        "kind": "close",
-        "burst": 2,
-        "usage": "encounter",
-        "target": "enemy",
-        "targets": 1,
-        "attack": {"bonus": 5, "vs": "reflex"},
-        "hit": {"damage": {"dice": "2d6"}},
-    },
-    {
-        "id": "sling-shot",
-        "name": "Sling",
-        "kind": "ranged",
-        "range": 12,
-        "keywords": ["weapon"],
-        "weapon": "sling",
-        "attack": {"ability": "dex", "vs": "ac"},
-        "hit": {"damage": {"dice": "1[W]", "ability": "dex"}},
-    },
-    {
-        "id": "claw",
-        "name": "Claw",
-        "kind": "melee",
-        "basic": True,
-        "attack": {"bonus": 5, "vs": "ac"},
-        "hit": {"damage": {"dice": "1d6", "bonus": 3}},
-    },
-    {
-        "id": "bolt",
-        "name": "Bolt",
-        "kind": "ranged",
-        "range": 8,
-        "basic": True,
-        "attack": {"bonus": 5, "vs": "reflex"},
-        "hit": {"damage": {"dice": "1d8", "bonus": 2}},
-    },
-    {
-        "id": "pot",
-        "name": "Fire Pot",
-        "kind": "area",
-        "range": 8,
-        "burst": 1,
-        "usage": "recharge",
-        "recharge": 5,
-        "target": "creature",
-        "targets": 9,
-        "attack": {"bonus": 4, "vs": "reflex"},
-        "hit": {"damage": {"dice": "1d6", "bonus": 2}},
-        "miss": {"half_damage": True},
-    },
-    {
-        "id": "blast",
-        "name": "Thunder",
-        "kind": "close",
-        "blast": 2,
-        "usage": "encounter",
-        "target": "creature",
-        "targets": 4,
-        "attack": {"bonus": 4, "vs": "fortitude"},
-        "hit": {"damage": {"dice": "1d8", "bonus": 2}, "forced": {"kind": "push", "distance": 1}},
-    },
-    {
-        "id": "whirl",
-        "name": "Whirl",
-        "kind": "close",
-        "burst": 1,
-        "usage": "encounter",
-        "target": "enemy",
-        "targets": 8,
-        "attack": {"bonus": 5, "vs": "ac"},
-        "hit": {"damage": {"dice": "1d6"}},
-    },
-    {
-        "id": "pin",
-        "name": "Pin",
-        "kind": "melee",
-        "usage": "encounter",
-        "attack": {"bonus": 5, "vs": "ac"},
-        "hit": {
-            "damage": {"dice": "1d8", "bonus": 2},
-            "effects": [{"duration": "save_ends", "conditions": ["immobilized"]}],
-        },
-    },
-    {
-        "id": "daze",
-        "name": "Daze",
-        "kind": "ranged",
-        "range": 5,
-        "usage": "encounter",
-        "attack": {"bonus": 4, "vs": "will"},
-        "hit": {
-            "damage": {"dice": "1d4"},
-            "effects": [{"duration": "end_of_next_turn", "conditions": ["dazed", "prone"]}],
-        },
-    },
-    {
-        "id": "mend",
-        "name": "Mend",
-        "kind": "close",
-        "burst": 5,
-        "action": "minor",
-        "usage": "encounter",
-        "target": "ally_or_self",
-        "targets": 1,
-        "effect": {"heal": {"surge": True, "dice": "1d6"}},
-    },
-]
-
-
-def monster(cid: str, role: str, powers: list[str], **kw: Any) -> dict[str, Any]:
-    return {
-        "id": cid,
-        "name": cid.title(),
-        "role": role,
-        "level": 1,
-        "hp": 24,
-        "defenses": DEF,
-        "speed": 6,
-        "powers": powers,
-        **kw,
-    }
-
-
-SLINGER = {
-    **FIGHTER,
-    "id": "slinger",
-    "name": "Slinger",
-    "weapons": [
-        {
-            "id": "sling",
-            "name": "Sling",
-            "dice": "1d6",
-            "kind": "ranged",
-            "range": 3,
-            "proficiency": 2,
-        },
-        {"id": "sword", "name": "Longsword", "dice": "1d8", "proficiency": 3},
-    ],
-    "powers": ["sling-shot", "basic-melee"],
-}
-CREATURES = [
-    SLINGER,
-    {**FIGHTER, "powers": ["basic-melee", "whirl", "pin"]},
-    {**FIGHTER, "id": "mage", "name": "Mage", "powers": ["bolt", "blast", "pot", "mend"]},
-    monster("gob", "skirmisher", ["claw", "bolt"]),
-    monster("brute", "brute", ["claw", "pin"]),
-    monster("archer", "artillery", ["bolt", "pot"]),
-    monster("hexer", "controller", ["daze", "blast", "claw", "lash"]),
-    monster("ogre", "brute", ["claw"], size="large", reach=2, hp=40),
-    monster("mook", "soldier", ["claw"], hp=1, minion=True),
-    monster("sneak", "lurker", ["claw"]),
-]
-KINDS = [c["id"] for c in CREATURES]
-TERRAIN = ".......#=~,;^&"
+from tests.ai.random_fights import load_fight, mid_fight
 
 
 class _Route:
@@ -196,29 +32,6 @@ class _Route:
     def answer(self, q: Question) -> Any:
         enc = self.holder[0]
         return self.policies[enc.battle[q.who].side].answer(enc, q)
-
-
-def make_fight(map_seed: int, n: int) -> tuple[str, list[dict[str, Any]]]:
-    """A random map (walls, obstacles, difficult, obscured squares, pits) and `n` creatures
-    of random kinds on random free squares, alternating sides."""
-    rng = random.Random(map_seed)
-    w, h = rng.randint(7, 12), rng.randint(6, 9)
-    cells = [[rng.choice(TERRAIN) for _ in range(w)] for _ in range(h)]
-    combatants: list[dict[str, Any]] = []
-    taken: set[tuple[int, int]] = set()
-    for i in range(n):
-        kind = rng.choice(KINDS)
-        size = 2 if kind == "ogre" else 1
-        x, y = rng.randint(0, w - size), rng.randint(0, h - size)
-        foot = {(x + a, y + b) for a in range(size) for b in range(size)}
-        if foot & taken:
-            continue
-        for fx, fy in foot:
-            cells[fy][fx] = "."
-        taken |= foot
-        side = "party" if len(combatants) % 2 == 0 else "monsters"
-        combatants.append({"id": f"c{i}", "creature": kind, "side": side, "pos": [x, y]})
-    return "\n".join("".join(r) for r in cells), combatants
 
 
 def _state(enc: Encounter) -> Any:
@@ -246,22 +59,10 @@ def _state(enc: Encounter) -> Any:
 def test_policies_never_submit_illegal_actions_nor_change_state(
     map_seed: int, n: int, seed: int, party: str, monsters: str, ruleset: str
 ) -> None:
-    grid, combatants = make_fight(map_seed, n)
-    if len({c["side"] for c in combatants}) < 2:
+    loaded = load_fight(map_seed, n)
+    if loaded is None:
         return
     pol = {"party": party, "monsters": monsters}
-    with tempfile.TemporaryDirectory() as tmp:
-        path = write_encounter(
-            Path(tmp),
-            grid,
-            combatants,
-            creatures=copy.deepcopy(CREATURES),
-            powers=copy.deepcopy(POWERS),
-        )
-        try:
-            loaded = load_encounter(path)
-        except ContentErrors:  # a placement the loader refuses: Hypothesis draws another
-            reject()
     policies: dict[str, Policy] = {
         s: (TacticalPolicy() if name == "tactical" else NaivePolicy()) for s, name in pol.items()
     }
@@ -301,53 +102,41 @@ def test_policies_never_submit_illegal_actions_nor_change_state(
 def test_shared_previews_equal_the_engines(
     map_seed: int, n: int, seed: int, steps: int, ruleset: str
 ) -> None:
-    """The AI shares one preview among squares with the same flanking, cover, concealment and
-    adjacency: each shared value must be what the engine's preview(at=square) says there."""
+    """F-MOD-1, F-MOD-5..9: the AI shares one preview among the squares with the same
+    `ai.previews.preview_key`; each shared value must be what the engine's preview(at=square)
+    says there, for every creature as the one deciding, Large ones included."""
+    from ai.memory import SideMemory
+    from ai.previews import hit_at
     from ai.roles import weights_for
     from ai.scoring import Context
-    from engine.attacks import flanking, preview
+    from engine.attacks import preview
+    from engine.flanking import flanking
+    from engine.grid import entry_costs, footprint
 
-    grid, combatants = make_fight(map_seed, n)
-    if len({c["side"] for c in combatants}) < 2:
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        path = write_encounter(
-            Path(tmp),
-            grid,
-            combatants,
-            creatures=copy.deepcopy(CREATURES),
-            powers=copy.deepcopy(POWERS),
-        )
-        try:
-            loaded = load_encounter(path)
-        except ContentErrors:  # a placement the loader refuses: Hypothesis draws another
-            reject()
-    pol = TacticalPolicy()
-    enc = Encounter.create(
-        loaded, seed=seed, control={"party": "ai", "monsters": "ai"}, ruleset=ruleset
-    )
-    enc.start()
-    for _ in range(steps):  # advance to a random mid-fight state
-        if enc.over:
-            return
-        enc.apply(pol.next_action(enc).action)
-    c = enc.current
-    if c is None:
+    loaded = load_fight(map_seed, n)
+    enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+    if enc is None:
         return
     b = enc.battle
-    ctx = Context(enc, c, weights_for(c), pol.dcache, {})
     rng = random.Random(seed)
-    squares = [sq for sq in b.map._entry_cost if ctx.occ.at(sq) in (None, c.id)]
-    for p in c.powers:
-        if p.attack is None:
-            continue
-        for t in ctx.enemies:
-            for sq in rng.sample(squares, min(12, len(squares))):
-                if c.size > 1:
-                    continue
-                assert ctx.flanks(sq, t) == flanking(b, c, t, sq)
-                origin = t.pos if p.kind == "area" else None
-                hit = ctx.hit_at(p, t, sq, origin)
-                pv = preview(b, c, t, p, (origin,) if origin else None, at=sq)
-                assert hit is not None and pv is not None
-                assert hit.hit == pv.hit and hit.expected == pv.expected_damage
+    walkable = entry_costs(b.map)
+    for c in [c for c in b.combatants.values() if c.standing]:
+        ctx = Context(enc, c, weights_for(c), SideMemory())
+        occ = ctx.f.occ
+        squares = [
+            sq
+            for sq in sorted(walkable)
+            if all(s in walkable and occ.at(s) in (None, c.id) for s in footprint(sq, c.size))
+        ]
+        for p in c.powers:
+            if p.attack is None:
+                continue
+            for t in ctx.f.enemies:
+                for sq in rng.sample(squares, min(12, len(squares))):
+                    assert ctx.flanks(sq, t) == flanking(b, c, t, sq)
+                    origin = t.pos if p.kind == "area" else None
+                    hit = hit_at(ctx, p, t, sq, origin)
+                    pv = preview(b, c, t, p, (origin,) if origin else None, at=sq)
+                    assert hit is not None and pv is not None
+                    assert (hit.hit, hit.expected) == (pv.hit, pv.expected_damage), (c.id, sq)
+                    assert hit.flank == pv.setup.flanking

@@ -222,21 +222,26 @@ def test_flees_when_badly_hurt_only_if_asked(build: Any) -> None:
 
 
 def test_cover_from_a_shooter_makes_a_square_safer(build: Any) -> None:
+    from ai.memory import SideMemory
     from ai.roles import weights_for
     from ai.scoring import Context
 
     shooter = {**FIGHTER, "id": "shooter", "name": "Shooter", "powers": ["bolt"]}
-    grid = "\n".join(["..........", "..........", "......=...", "..........", ".........."])
+    # The shooter stands out of walking reach of both squares: every creature has a basic
+    # melee attack (issue 16), and here only its bolt should count.
+    rows = ["..............."] * 5
+    rows[2] = "......=........"
+    grid = "\n".join(rows)
     enc = build(
         grid,
-        [pc("gun", (9, 2), creature="shooter"), mon("arch", (1, 2), creature="archer")],
+        [pc("gun", (14, 2), creature="shooter"), mon("arch", (1, 2), creature="archer")],
         creatures=[shooter, monster("archer", "artillery", ["bolt"])],
         powers=POWERS,
     )
     until_turn(enc, "arch")
     c = enc.current
     assert c is not None
-    ctx = Context(enc, c, weights_for(c), TacticalPolicy().dcache, {})
+    ctx = Context(enc, c, weights_for(c), SideMemory())
     behind, open_ = (5, 2), (5, 0)  # the same distance from the shooter
     assert ctx.value(behind) > ctx.value(open_)
 

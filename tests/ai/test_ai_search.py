@@ -8,7 +8,6 @@ import random
 import pytest
 
 from ai.distances import DistanceCache, graph_of, routes
-from ai.distances import distance_map as ai_distance_map
 from ai.roles import ROLE_WEIGHTS, role_of
 from engine.actions import Move
 from engine.content.loader import load_encounter
@@ -25,13 +24,19 @@ MAP = """
 """.strip("\n")
 
 
-def test_distance_map_matches_the_engine() -> None:
+def test_distance_maps_equal_the_walks_the_engine_allows() -> None:
+    """The AI's distance maps are the engine's `distance_map` (one search, Dial's buckets):
+    each entry is the cost of the cheapest walk the engine's `reachable` finds into the
+    source, corner rule and difficult terrain included."""
     bmap = BattleMap.from_ascii(MAP)
-    mg = graph_of(bmap)
+    cache = DistanceCache()
     for src in [(0, 0), (5, 3), (9, 5)]:
-        ours = ai_distance_map(mg, [src], 12)
-        theirs = distance_map(bmap, [src], 12)
-        assert ours == theirs
+        dm = cache.get(bmap, src, 1, 12)
+        assert dm == distance_map(bmap, [src], 16)  # caps come in steps of 8
+        walkable = [sq for sq in bmap.squares() if bmap.entry_cost(sq) is not None]
+        for sq in walkable:
+            walk = reachable(bmap, sq, 16, "m", "s").get(src)
+            assert dm.get(sq) == (walk[0] if walk is not None else None), sq
 
 
 def test_distance_cache_shares_and_invalidates() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ai.distances import DistanceCache
+from ai.memory import SideMemory
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.sim import play
@@ -94,7 +94,7 @@ def test_F_MOD_1_ai_values_making_an_enemy_grant_combat_advantage(
     b = enc.battle
     me = next(c for c in b.combatants.values() if c.creature.id == "nix")
     foe = next(c for c in b.combatants.values() if c.side != me.side)
-    ctx = Context(enc, me, weights_for(me), DistanceCache(), {})
+    ctx = Context(enc, me, weights_for(me), SideMemory())
     none = on_enemy(ctx, ((), 0, ()), foe, set(), 1.0)
     mine = on_enemy(ctx, ((), 0, ((GRANTS_CA_TO_SOURCE, 2),)), foe, set(), 1.0)
     every = on_enemy(ctx, ((), 0, (("grants_ca", 1),)), foe, set(), 1.0)

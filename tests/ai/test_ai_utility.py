@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from ai.memory import SideMemory
 from ai.naive import NaivePolicy
 from ai.roles import weights_for
 from ai.scoring import Context
@@ -372,14 +373,14 @@ def test_soldier_values_holding_the_doorway(build: Any) -> None:
     until_turn(enc, "soldier")
     c = enc.current
     assert c is not None
-    ctx = Context(enc, c, weights_for(c), TacticalPolicy().dcache, {})
+    ctx = Context(enc, c, weights_for(c), SideMemory())
     door, inside = (5, 4), (4, 3)
     assert ctx.value(door) > ctx.value(inside)
     enc2 = setup(build, [pc("hero", (5, 6)), mon("brute", (5, 2), creature="brute")], grid=WALLED)
     until_turn(enc2, "brute")
     c2 = enc2.current
     assert c2 is not None
-    ctx2 = Context(enc2, c2, weights_for(c2), TacticalPolicy().dcache, {})
+    ctx2 = Context(enc2, c2, weights_for(c2), SideMemory())
     bonus = ctx.value(door) - ctx.value((5, 3))
     assert bonus > ctx2.value(door) - ctx2.value((5, 3))  # only soldiers care
 

@@ -52,7 +52,15 @@ def test_raw_control_character_is_an_error_at_its_line(tmp_path: Path, char: str
 
 
 @pytest.mark.parametrize(
-    "value", ["!!float y", "!!bool maybe", "!!int x", "!!timestamp 2001-13-45", "!!binary x"]
+    "value",
+    [
+        "!!float y",
+        "!!bool maybe",
+        "!!int x",
+        "!!timestamp 2001-13-45",
+        "!!binary x",
+        "!!timestamp 2001-13-45, cuts",  # found by the fuzzer: AttributeError in PyYAML
+    ],
 )
 def test_explicit_tag_with_bad_value(tmp_path: Path, value: str) -> None:
     errors = check_one(tmp_path, f"creatures: []\npowers:\n  - id: {value}\n")

@@ -35,9 +35,17 @@ EVERY = [
     A.Delay(),
     A.Ready("jab"),
     A.Bluff("b"),
+    A.HealCheck("b"),
     A.EndTurn(),
     A.FullAttack("jab", ("b", "c")),
     A.Withdraw(((1, 1), (0, 1))),
+    A.GmHp("b", "heal", 3),
+    A.GmEffect("b", "save_ends", condition="dazed"),
+    A.GmEffect("b", "end_of_encounter", ongoing=5, ongoing_type="fire", label="burning"),
+    A.GmEndEffect("e1"),
+    A.GmAdd("goblin", "monsters", (3, 4)),
+    A.GmAdd("goblin", "monsters", (3, 4), "gob-9", 12),
+    A.GmRemove("b"),
 ]
 
 

@@ -110,9 +110,12 @@ MISSILE = {
 def test_F_ATK_2_base_attack_bonus(
     build: Builder, creature: dict[str, Any], power: str, bonus: int
 ) -> None:
+    # A ranged power from next to the dummy would provoke its (derived, issue 16) basic melee
+    # attack: it stands two squares off for the ranged one.
+    t_pos = (3, 1) if power == "missile" else (2, 1)
     enc = build(
         GRID,
-        [pc("h", (1, 1), "hero"), mon("t", (2, 1), "dummy", side="monsters")],
+        [pc("h", (1, 1), "hero"), mon("t", t_pos, "dummy", side="monsters")],
         creatures=[creature, dummy()],
         powers=[BASIC_MELEE, MISSILE],
         faces=[20, 1, 10],

@@ -332,7 +332,7 @@ def test_log_schema_rare_events(build: Builder) -> None:
 def test_log_schema_encounter_start_describes_the_fight(default_loaded: Any) -> None:
     enc, _ = play(default_loaded, 1, NAIVE)
     start = records(enc)[0]
-    assert start["schema"] == 1 and start["ruleset"] == "ffd20" and start["seed"] == 1
+    assert start["schema"] == 2 and start["ruleset"] == "ffd20" and start["seed"] == 1
     assert start["encounter"] and len(start["content_hash"]) >= 16
     m = start["map"]
     assert m["width"] > 0 and m["height"] > 0

@@ -72,9 +72,15 @@ def test_S_14_reach_threatens_farther_squares(build: Builder) -> None:
     assert provokes(out) == [("m", "e", (1, 1), True)]
 
 
-def test_S_14_a_creature_with_no_melee_attack_threatens_nothing(build: Builder) -> None:
-    enc = fight(build, [mon("m", (1, 1), side="party"), mon("e", (2, 1), "pacifist")], [])
-    assert events(enc.apply(walk((1, 1), (0, 1))), Provoke) == []
+def test_S_14_seed_000_a_creature_listing_no_melee_attack_threatens_with_its_basic_one(
+    build: Builder,
+) -> None:
+    # Issue 16: "each character has ... a basic attack" (file 000): the pacifist, listing
+    # only a ranged power, gets an unarmed basic melee attack and so threatens (it used to
+    # threaten nothing).
+    enc = fight(build, [mon("m", (1, 1), side="party"), mon("e", (2, 1), "pacifist")], [10])
+    provoked = events(enc.apply(walk((1, 1), (0, 1))), Provoke)
+    assert [(p.by, p.taken) for p in provoked] == [("e", True)]
 
 
 def test_S_14_shifting_does_not_provoke(build: Builder) -> None:

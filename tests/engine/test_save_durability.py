@@ -247,3 +247,25 @@ def test_open_existing_locks_before_reading(loaded: Any, tmp_path: Path) -> None
         SaveWriter.open_existing(path)
     assert path.stat().st_size == size
     a.saver.close()  # type: ignore[union-attr]
+
+
+def test_the_apps_resume_locks_before_reading(loaded: Any, tmp_path: Path) -> None:
+    """The app's own resume path (Controller.resumed) takes the lock first too: while another
+    Skirmish has the save, it is refused and the file is untouched; once that one has appended
+    and exited, the app continues from every record, none cut back."""
+    from tui.controller import Controller
+
+    a = autosave.begin(Encounter.create(loaded, seed=8, control=AI_ONLY), directory=tmp_path)
+    a.start()
+    play(loaded, 8, player="naive", enc=a.enc, apply=a.apply, max_records=11)
+    path = a.saver.path  # type: ignore[union-attr]
+    size = path.stat().st_size
+    with pytest.raises(SaveError, match="open in another Skirmish"):
+        Controller.resumed(path)
+    assert path.stat().st_size == size
+    play(loaded, 8, player="naive", enc=a.enc, apply=a.apply, max_records=13)  # A appends 2
+    a.saver.close()  # type: ignore[union-attr]  # and exits
+    ctl = Controller.resumed(path)
+    assert len(ctl.hist.records) == 13
+    ctl.close()
+    assert len(read_save(path).entries) == 13

@@ -281,7 +281,7 @@ def test_resume_latest_skips_unreadable_saves(
     monkeypatch.setattr(cli_saves, "app_entry", entry)
     assert cli_saves.main(["resume"]) == 0
     out = capsys.readouterr().out
-    assert "1 save(s) could not be read" in out and "zzz.save.jsonl" in out
+    assert "1 save could not be read" in out and "zzz.save.jsonl" in out
     assert cli_saves.main(["resume", "--latest"]) == 0
     assert opened == [target]
 
@@ -332,3 +332,23 @@ def test_replay_viewer_says_when_the_saved_dice_run_out(good: Path) -> None:
     edit(good, i, lambda obj: obj.update(faces=[]))
     with pytest.raises(SaveError, match="saved dice run out"):
         load_timeline(good)
+
+
+@pytest.mark.parametrize("constant", [b"Infinity", b"-Infinity", b"NaN"])
+def test_non_finite_numbers_are_refused(good: Path, constant: bytes) -> None:
+    # Python's json reads them; a `pace` of Infinity in `meta` would stall the app forever.
+    lines = rows(good)
+    obj = decode_line(lines[0].rstrip(b"\n"))
+    obj["meta"] = {"app": {"pace": 1.5}}
+    line = encode_line(obj).replace(b"1.5", constant)
+    body = b"{" + line.split(b",", 1)[1].rstrip(b"\n")
+    lines[0] = b'{"crc":"%08x",' % zlib.crc32(body) + body[1:] + b"\n"
+    good.write_bytes(b"".join(lines))
+    refused(good, "line 1 (the save header) is damaged")
+
+
+def test_action_with_a_field_it_does_not_have(good: Path) -> None:
+    # Found by the save fuzzer: an end_turn with `"path": 1.5` reached the square check.
+    i = first_action_line(good, "move")
+    edit(good, i, lambda obj: obj.update(action={"action": "end_turn", "path": 1.5}))
+    refused(good, f"line {i + 1}:", "has no field 'path'")

@@ -250,12 +250,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--minutes", type=float, default=None, help="start no case after this")
     parser.add_argument("--case", nargs=2, metavar=("FILE", "SEED"), help="run one case here")
     args = parser.parse_args(argv)
     if args.case:
         print(run((args.case[0], int(args.case[1]), True)) or "ok")
         return 0
-    report = fuzz(run, cases(args.cases, args.seed), workers=args.workers, progress=True)
+    report = fuzz(
+        run,
+        cases(args.cases, args.seed),
+        workers=args.workers,
+        progress=True,
+        budget_s=None if args.minutes is None else args.minutes * 60,
+    )
     print(report.line("fuzz_content"))
     for line in report.details():
         print(line)

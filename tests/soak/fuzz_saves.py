@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--minutes", type=float, default=None, help="start no case after this")
     parser.add_argument("--case", type=int, help="run one case here and print what happened")
     args = parser.parse_args(argv)
     SEED_SAVE = make_seed_save()
@@ -271,7 +272,13 @@ def main(argv: list[str] | None = None) -> int:
         print(run(args.case) or "ok")
         return 0
     cases = range(args.seed * 1_000_000, args.seed * 1_000_000 + args.cases)
-    report = fuzz(run, cases, workers=args.workers, progress=True)
+    report = fuzz(
+        run,
+        cases,
+        workers=args.workers,
+        progress=True,
+        budget_s=None if args.minutes is None else args.minutes * 60,
+    )
     print(report.line("fuzz_saves") + " (each case: export, replay and resume)")
     for line in report.details():
         print(line)

@@ -114,8 +114,15 @@ class _Slot:
             self.kill()
 
 
-def fuzz(run: Runner, cases: Iterable[Any], workers: int = 2, progress: bool = False) -> Report:
-    """Run every case (see the module docstring); never raises for a case's behaviour."""
+def fuzz(
+    run: Runner,
+    cases: Iterable[Any],
+    workers: int = 2,
+    progress: bool = False,
+    budget_s: float | None = None,
+) -> Report:
+    """Run every case (see the module docstring); never raises for a case's behaviour. With
+    `budget_s`, no new case starts after that many seconds (the report says how many ran)."""
     report = Report()
     started = time.perf_counter()
     todo = iter(cases)
@@ -123,6 +130,8 @@ def fuzz(run: Runner, cases: Iterable[Any], workers: int = 2, progress: bool = F
     busy: list[_Slot] = []
 
     def feed(slot: _Slot) -> bool:
+        if budget_s is not None and time.perf_counter() - started > budget_s:
+            return False
         case = next(todo, None)
         if case is None:
             return False

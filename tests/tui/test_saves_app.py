@@ -22,7 +22,7 @@ from tests.support.fights import AI_ONLY, play
 from tui.app import SkirmishApp
 from tui.controller import Ask, Controller
 from tui.replay import load_timeline
-from tui.screens.dialogs import AskText
+from tui.screens.dialogs import AskText, Confirm
 from tui.screens.encounter import EncounterScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.start import StartScreen
@@ -169,6 +169,10 @@ async def test_undo_takes_back_the_ai_turns_whole_and_any_number_of_steps() -> N
         ctl = fight(app).controller
         start = ctl.enc.snapshot()
         await press(pilot, "m", "l", "enter", "e")  # Kara moves and ends; goblins play
+        for _ in range(4):  # Kara threatens (issue 16: a basic attack): take each opportunity
+            if not isinstance(app.screen, Confirm):
+                break
+            await press(pilot, "enter")
         assert len(ctl.enc.records) > 3
         await press(pilot, "z")  # back to Kara's turn before she ended it
         assert ctl.enc.current is not None and ctl.enc.current.id == "kara"

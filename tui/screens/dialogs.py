@@ -153,7 +153,8 @@ class DiceEntry(ModalScreen[int | None]):
         purpose = r.purpose or "a roll"
         with Vertical(classes="dialog-box"):
             yield Label("Roll a die", classes="dialog-title")
-            yield Static(body_text(f"{fit(purpose, 60)}: roll 1d{r.sides}"), classes="dialog-body")
+            # up to three lines of the box: the engine's note of what is needed included
+            yield Static(body_text(f"{fit(purpose, 200)}: roll 1d{r.sides}"), classes="dialog-body")
             yield Input(placeholder=f"1-{r.sides}", max_length=8, id="face")
             yield Label("", id="dice-error", classes="dialog-error")
             yield Label(

@@ -49,6 +49,7 @@ from tui.screens.asks import dialog_for
 from tui.screens.commands import FightCommands
 from tui.screens.dialogs import AskText, Confirm, PowerPicker
 from tui.screens.full_round import FullRoundCommands, allowed
+from tui.screens.gm import GmCommands
 from tui.view import View
 from tui.widgets.details import DetailsPanel, creature_text
 from tui.widgets.grid import GridPane, Overlay
@@ -137,6 +138,12 @@ FIGHT_BINDINGS: list[BindingType] = [
     ),
     _b("G", "step_mode", "GM step mode", "GM step mode: each AI action waits for Space"),
     _b("space,full_stop", "step", "Step AI", "GM step mode: play the next AI action"),
+    _b(
+        "T",
+        "gm",
+        "GM tools",
+        "GM tools on the cursor's creature or square: hit points, effects, add or remove one",
+    ),
     _b("question_mark", "help", "Help", "every key, the conditions and the map legend", True),
     _b("q", "quit_fight", "Quit", "leave the fight (asks first; it is saved)", True),
 ]
@@ -168,7 +175,7 @@ class EngineNews(Message):
         self.news = news
 
 
-class EncounterScreen(FullRoundCommands, FightCommands, Screen[None]):
+class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = FIGHT_BINDINGS
 
     def __init__(self, controller: Controller) -> None:

@@ -28,6 +28,13 @@ ACTIONS_LEFT = (
     "whose turn it is; a '-' is spent. A standard action can still be taken as a move or a "
     "minor, and a move as a minor (F-TRN-1)."
 )
+TABLE_DICE = (
+    'Dice at the table (--manual-dice SIDE): the prompt says the face needed ("needs 12+ '
+    '(d20 +5 vs AC 17; 45%)") and for damage the dice and the modifiers the app adds; a '
+    "damage roll no face can change is rolled by the app; Ctrl+R lets the app roll any die. "
+    "The log marks each roll (typed) or (app rolled). T: the GM tools, on the creature or "
+    "square under the cursor; each is an action you can undo."
+)
 EXTRA = {"f": "full_attack", "W": "withdraw"}
 """Keys of actions only some rulesets have: their help line says which."""
 
@@ -91,6 +98,7 @@ class HelpScreen(Screen[None]):
         with VerticalScroll(id="help"):
             if any(r.action == "end_turn" for r in rows):
                 yield Static(Text(ACTIONS_LEFT))
+                yield Static(Text(TABLE_DICE))
             yield Static(_keys(rows, self.title_text))
             yield Static(_conditions())
             yield Static(_legend())

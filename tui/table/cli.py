@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tui.cli import RULESET_HELP, Rulesets
 from tui.table.seats import GM, Seating, TableDir, TableError  # light: no engine
 
 
@@ -29,8 +30,10 @@ def add_parsers(sub: Any) -> None:
         "normally through an SSH key's forced command (the lines to add are printed).",
     )
     host.add_argument("encounter", nargs="?", default=None, help="bundled name or a file")
-    host.add_argument("--seed", type=int, default=None)
-    host.add_argument("--ruleset", choices=["ffd20", "4srd", "d20srd"])
+    host.add_argument(
+        "--seed", type=int, default=None, help="the dice seed, to replay a fight (default: random)"
+    )
+    host.add_argument("--ruleset", choices=Rulesets(), metavar="RULESET", help=RULESET_HELP)
     host.add_argument(
         "--seat",
         action="append",
@@ -44,9 +47,21 @@ def add_parsers(sub: Any) -> None:
     host.add_argument("--group", default=None, help="OS group allowed to reach the socket")
     host.add_argument("--dir", type=Path, default=None, help="the table's directory")
     host.add_argument("--resume", action="store_true", help="bring back the table in --dir")
-    host.add_argument("--pace", type=float, default=0.35, metavar="SECONDS")
+    host.add_argument(
+        "--pace",
+        type=float,
+        default=0.35,
+        metavar="SECONDS",
+        help="pause after each AI action (default 0.35)",
+    )
     host.add_argument("--step", action="store_true", help="each AI action waits for the GM")
-    host.add_argument("--manual-dice", action="append", default=[], metavar="SIDE")
+    host.add_argument(
+        "--manual-dice",
+        action="append",
+        default=[],
+        metavar="SIDE",
+        help="that side's dice are typed in by its seats (e.g. party); repeatable",
+    )
     host.set_defaults(func=cmd_host)
 
     join = sub.add_parser("join", help="sit at a table (the seat app)")

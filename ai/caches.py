@@ -1,0 +1,90 @@
+"""The memo tables of one decision, each written by one function and keyed by what it reads.
+
+A decision asks the same questions many times (the engine's preview from this square, the
+worth of ending there, who an area catches); each answer is kept here for the rest of the
+decision and dropped with it. One table per question, named after the function that fills
+it (the only writer); its key is everything the answer depends on that can vary within the
+decision (the rest is fixed by the decision's `ai.facts.Facts`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ai.memory import Danger
+from engine.dice import DiceExpr
+from engine.flanking import Side
+from engine.state import Combatant
+
+if TYPE_CHECKING:
+    from ai.position import Foe
+    from ai.previews import Geometry, PreviewKey
+    from ai.scoring import Hit
+
+Square = tuple[int, int]
+Provoked = tuple[float, float, tuple[str, ...]]
+"""(opportunity-attack cost, chance to survive them, who is provoked)."""
+RoughCreature = tuple[Combatant, int, int, int, float]
+"""(creature, x, y, size, weight) as `Context.rough_box` counts it."""
+Support = tuple[tuple[Square, ...], int, float]
+"""(an ally's squares, the range of a heal for it, the heal's net worth)."""
+
+
+@dataclass(slots=True)
+class Caches:
+    # --- ai.previews ------------------------------------------------------------------------
+    hits: dict[PreviewKey, Hit | None] = field(default_factory=dict)
+    """`hit_at`: the scored preview, per `preview_key` (the preview's every input that the
+    attacker's square or the area's origin changes)."""
+    geometry: dict[tuple[Square, str, bool], Geometry] = field(default_factory=dict)
+    """`geometry`: (square, target, ranged) -> adjacency, flanking, cover, concealment."""
+    blockers: dict[str, frozenset[Square]] = field(default_factory=dict)
+    """`geometry`: target -> the enemy squares that can give it cover from a ranged attack."""
+    # --- ai.scoring.Context -----------------------------------------------------------------
+    dangers: dict[str, Danger] = field(default_factory=dict)
+    """`danger`: enemy -> its danger (a view of the side's per-round table)."""
+    conditions: dict[str, set[str]] = field(default_factory=dict)
+    """`conditions_of`: creature -> `Battle.conditions`."""
+    exprs: dict[str, DiceExpr | None] = field(default_factory=dict)
+    """`expr`: my power -> its damage expression."""
+    crit: dict[tuple[str, str], float] = field(default_factory=dict)
+    """`crit_damage`: (my power, target) -> mean damage of a critical hit."""
+    flank_sides: dict[str, frozenset[Side]] = field(default_factory=dict)
+    """`flank_sides`: target -> the sides of it from which I would flank it."""
+    loe: dict[tuple[Square, str], bool] = field(default_factory=dict)
+    """`in_reach`: (my square, target) -> line of effect."""
+    eligible: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """`creatures_in`: (my power, creature) -> may the power affect it."""
+    rough: dict[str, list[RoughCreature]] = field(default_factory=dict)
+    """`rough_box`: my power -> the creatures it may affect, weighted."""
+    values: dict[Square, float] = field(default_factory=dict)
+    """`value`: square -> the worth of ending the turn there."""
+    gaps: dict[Square, int] = field(default_factory=dict)
+    """`nearest_gap`: square -> distance to the nearest standing enemy."""
+    capped: dict[tuple[Square, int], int] = field(default_factory=dict)
+    """`gap_capped`: (square, cap) -> `min(cap, nearest_gap)`."""
+    near_enemies: list[Square] | None = None
+    """`gap_capped`: the enemies that can be within its cap of a square I can reach."""
+    # --- ai.position ------------------------------------------------------------------------
+    foes: list[Foe] | None = None
+    """`prepare_foes`: the enemies as `square_value` reads them."""
+    # --- ai.utility -------------------------------------------------------------------------
+    incoming: dict[str, float] = field(default_factory=dict)
+    """`incoming`: creature of my side -> damage it may take next round."""
+    output: dict[str, float] = field(default_factory=dict)
+    """`output`: creature of my side -> mean damage of its best at-will hit in reach."""
+    # --- ai.squares -------------------------------------------------------------------------
+    act_provokes: dict[tuple[Square, int], Provoked] = field(default_factory=dict)
+    """`act_provokes`: (square, mask already provoked on the way) -> what attacking there
+    provokes."""
+    # --- ai.candidates ----------------------------------------------------------------------
+    shortlist: list[str] | None = None
+    """`shortlist`: the targets worth a ranged attack, best first (ranked once)."""
+    # --- ai.moving --------------------------------------------------------------------------
+    ring: dict[str, bool] = field(default_factory=dict)
+    """`open_ring`: enemy -> is there a free square next to it to attack it from."""
+    # --- ai.planner -------------------------------------------------------------------------
+    support: list[Support] = field(default_factory=list)
+    """Set once by the planner before squares are valued: allies out of reach of a heal I
+    could give (`ai.utility.heals_out_of_reach`), for `ai.position.square_value`."""

@@ -1,0 +1,259 @@
+"""Candidate turns with no attack: walk toward the enemy it wants (or away when fleeing), or
+stay; and the second move of a double move.
+
+The enemy it wants is the most appealing one (worth of dropping it, focus, how far it is;
+kept from last turn unless another is clearly better: `STICKY`). Squares are ranked by the
+walking distance left to it (the side's distance maps, `ai.distances.DistanceCache`; an A*
+path when it is far away), weighted by the role's `approach` and by how long the creature has
+been idle (boldness), plus the worth of the square (`Turn.value`).
+"""
+
+from __future__ import annotations
+
+from ai.caches import Provoked
+from ai.distances import Route, path_toward, routes
+from ai.plan import Option
+from ai.scoring import Context
+from ai.turn import Turn
+from engine.grid import chebyshev, footprint, line_of_effect, threatened_squares
+from engine.powers import power_range
+from engine.state import Combatant
+
+Square = tuple[int, int]
+MOVE_KEEP = 8
+"""Moves without an attack scored in full (position), after ranking by approach alone."""
+CAP = 16
+"""Reach of the per-enemy distance maps: 2 x speed + reach for the usual speeds (one cap for
+everyone, so that every creature of a side shares every map)."""
+FAR = 40
+"""Beyond this many squares from the enemy it wants, a creature walks an A* path instead of
+reading that enemy's distance map (which would cover most of a big map)."""
+HOLD_MARGIN = 1.0
+"""A move that gets no closer to the enemy must make the position this much better."""
+STICKY = 1.3
+"""The enemy walked toward last turn stays the goal unless another is this much more
+appealing (two goals in turn would have it walk back and forth)."""
+
+
+def moving_options(
+    turn: Turn,
+    moves: dict[Square, Route],
+    route_cost: dict[Square, Provoked],
+    fleeing: bool,
+    exact: bool,
+) -> list[Option]:
+    """The moves with no attack (toward the enemy it wants; away when fleeing) and staying
+    put, best first.
+
+    A move must get it closer to that enemy (walking distance, or into range for a ranged
+    attacker), or else reach a clearly better square (HOLD_MARGIN) and not the one it left
+    last turn: otherwise two squares that score alike would have it walk out and back every
+    turn, and two sides that each wait for the other would never meet."""
+    ctx = turn.ctx
+    s0 = ctx.f.me.pos
+    if fleeing:
+        goal: str | None = None
+        approach = {sq: 0.8 * ctx.nearest_gap(sq) + 0.5 * turn.value(sq) for sq in [s0, *moves]}
+    else:
+        goal, approach = approach_terms(turn, moves, CAP, exact=exact)
+    here = approach.get(s0, 0.0)
+    stay_v = turn.value(s0)
+    out = [Option("stay", stay_v + here, s0, goal=goal)]
+    base = {sq: approach.get(sq, 0.0) - route_cost[sq][0] for sq in moves}
+    for sq in sorted(base, key=lambda q: -base[q])[:MOVE_KEEP]:
+        r = moves[sq]
+        v = turn.value(sq)
+        closer = approach.get(sq, 0.0) > here + 1e-6
+        if not fleeing and not closer and (v < stay_v + HOLD_MARGIN or sq == turn.habits.back):
+            continue
+        out.append(
+            Option(
+                "move",
+                base[sq] + v,
+                sq,
+                r,
+                provoked=route_cost[sq][2],
+                avoided=turn.avoided(r),
+                goal=goal,
+                replan_after=True,
+                fleeing=fleeing,
+            )
+        )
+    out.sort(key=lambda o: -o.score)
+    return out
+
+
+def second_move(turn: Turn, first: Option) -> None:
+    """Plan the second move of a double move now (from where the first one ends), rather
+    than deciding again once the first is done: nothing to attack was found from there.
+    It must get closer still (by walking distance, as the first)."""
+    assert first.route is not None
+    ctx = turn.ctx
+    f = ctx.f
+    end = first.end
+    second = routes(f.mg, end, turn.speed, f.enemy_sq, f.occupied, f.threat_mask, ctx.oa_cost)
+    if not second:
+        return
+    _, approach = approach_terms(turn, {end: first.route, **second}, CAP, exact=True)
+    there = approach.get(end, 0.0)
+    here = there + turn.value(end)
+    base = {
+        sq: approach.get(sq, 0.0) - turn.oa(r)[0]
+        for sq, r in second.items()
+        if approach.get(sq, 0.0) > there + 1e-6
+    }
+    pick: tuple[float, Route] | None = None
+    for sq in sorted(base, key=lambda q: -base[q])[:MOVE_KEEP]:
+        score = base[sq] + turn.value(sq)
+        if pick is None or score > pick[0]:
+            pick = (score, second[sq])
+    if pick is not None and pick[0] > here + 0.1:
+        first.post = pick[1]
+        first.provoked = first.provoked + turn.oa(pick[1])[2]
+        first.replan_after = False
+
+
+def _longest_range(me: Combatant) -> int:
+    return max(
+        (
+            power_range(me, p)
+            for p in me.powers
+            if p.attack is not None and p.kind in ("ranged", "area")
+        ),
+        default=0,
+    )
+
+
+def choose_goal(turn: Turn, rng: int) -> Combatant:
+    """The enemy to walk toward: the most appealing by worth, focus and distance; the one
+    walked toward last turn unless another is `STICKY` times more appealing."""
+    ctx = turn.ctx
+    s0 = ctx.f.me.pos
+    speed = turn.speed
+    melee_only = rng <= 1
+    sticky = turn.habits.goal
+
+    def appeal(t: Combatant) -> float:
+        d = chebyshev(s0, t.pos)
+        a = ctx.kill_value(t) * ctx.focus(t) / (1.0 + max(0, d - speed) / max(1, speed))
+        if melee_only and not open_ring(ctx, t):
+            a *= 0.05  # walled in by its own side and mine: nobody can get at it
+        return a * STICKY if t.id == sticky else a
+
+    return max(ctx.f.enemies, key=lambda t: (appeal(t), t.id))
+
+
+def approach_terms(
+    turn: Turn, moves: dict[Square, Route], cap: int, exact: bool
+) -> tuple[str | None, dict[Square, float]]:
+    """The enemy to walk toward when there is nothing to attack, and for each reachable
+    square the approach term (minus the walking distance left, times the weight)."""
+    ctx = turn.ctx
+    me = ctx.f.me
+    if not ctx.f.enemies:
+        return None, {}
+    rng = _longest_range(me)
+    goal = choose_goal(turn, rng)
+    boldness = 1.0 + 0.5 * min(turn.habits.idle, 6)
+    pull = ctx.f.w.approach * boldness
+    gap = chebyshev(me.pos, goal.pos)
+    if exact and gap > cap - 2 and gap <= FAR:
+        # Beyond the usual cap but not across the map: a longer map, shared by the side.
+        cap = gap + turn.speed + 2
+    elif moves and gap > cap - 2:
+        far = _far_terms(ctx, goal, moves, cap, pull)
+        if far is not None:
+            return goal.id, far
+    return goal.id, _near_terms(turn, goal, moves, cap, pull, rng, exact)
+
+
+def _far_terms(
+    ctx: Context, goal: Combatant, moves: dict[Square, Route], cap: int, pull: float
+) -> dict[Square, float] | None:
+    """Approach terms along an A* path toward a goal beyond the distance maps."""
+    path = far_path(ctx, goal)
+    if path is None:
+        return None
+    out: dict[Square, float] = {}
+    n = len(path)
+    for i, sq in enumerate(path):
+        if sq in moves:
+            out[sq] = -pull * (cap + n - 1 - i)
+    out.setdefault(ctx.f.me.pos, -pull * (cap + n))
+    for sq in moves:
+        out.setdefault(sq, -pull * (cap + n + chebyshev(sq, goal.pos)))
+    return out
+
+
+def _near_terms(
+    turn: Turn,
+    goal: Combatant,
+    moves: dict[Square, Route],
+    cap: int,
+    pull: float,
+    rng: int,
+    exact: bool,
+) -> dict[Square, float]:
+    """Approach terms by the goal's distance map (or the straight line when something is in
+    reach to attack: the walking distance then only ranks the moves without an attack)."""
+    ctx = turn.ctx
+    me = ctx.f.me
+    ranged = ctx.f.w.keep_range and rng > 1
+    reach = max(1, me.reach)
+    dm = ctx.dist_map(goal, cap) if exact else None
+    gx, gy = goal.pos
+    g_sq = ctx.f.b.squares(goal)
+    out: dict[Square, float] = {}
+    for sq in [me.pos, *moves]:
+        cheb = max(abs(sq[0] - gx), abs(sq[1] - gy))
+        if ranged and dm is None:
+            d = float(max(0, cheb - rng + 1))
+        elif ranged and dm is not None:
+            # Nothing to shoot from anywhere in reach: a square in range with a line to
+            # the goal is the aim, else walk around whatever is in the way.
+            if cheb <= rng and line_of_effect(ctx.f.bmap, footprint(sq, me.size), g_sq):
+                d = 0.0
+            else:
+                steps = dm.get(sq)
+                d = 1.0 + (float(steps) if steps is not None else float(cap + cheb)) / 2
+        elif dm is not None:
+            steps = dm.get(sq)
+            d = float(steps - reach) if steps is not None else float(cap + cheb)
+        else:
+            d = float(cheb - reach)
+        out[sq] = -pull * max(0.0, d)
+    return out
+
+
+def open_ring(ctx: Context, t: Combatant) -> bool:
+    """Is there a free square next to `t` (or mine already) to attack it from?"""
+    hit = ctx.c.ring.get(t.id)
+    if hit is not None:
+        return hit
+    f = ctx.f
+    ring = threatened_squares(f.bmap, t.pos, t.size, max(1, f.me.reach))
+    cost = f.mg.cost
+    ok = any(sq in cost and (sq not in f.occupied) for sq in ring)
+    ctx.c.ring[t.id] = ok
+    return ok
+
+
+def far_path(ctx: Context, goal: Combatant) -> list[Square] | None:
+    """An A* walk toward `goal`, kept by the side while the goal stays where it is (the rest
+    of a kept path serves the next turns)."""
+    f = ctx.f
+    me = f.me
+    key = (me.id, goal.id, goal.pos)
+    paths = ctx.side.paths
+    kept = paths.get(key)
+    cached = kept[1] if kept is not None else None
+    if cached is not None and me.pos in cached:
+        return cached[cached.index(me.pos) :]
+    ring = threatened_squares(f.bmap, goal.pos, goal.size, 1)
+    goals = {sq for sq in ring if sq not in f.occupied and sq in f.mg.cost}
+    path = path_toward(f.mg, me.pos, goals, f.enemy_sq, goal.pos)
+    if path is not None:
+        if len(paths) > 256:
+            paths.clear()
+        paths[key] = (ctx.side.tag, path)
+    return path

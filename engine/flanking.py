@@ -1,0 +1,73 @@
+"""Flanking (F-MOD-1): which side of a target each creature stands on, who can flank it with an
+attacker, and whether an attacker (where it stands, or as if it stood elsewhere) flanks.
+
+One owner for the rule: the attack setup (`engine.attacks`), d20srd's sneak attack and the AI
+(which weighs "if I stood there" for many squares, so it asks `flank_sides` once per target
+and passes it back in) all read it here.
+"""
+
+from __future__ import annotations
+
+from engine.battle import Battle
+from engine.grid import adjacent, footprint
+from engine.state import Combatant
+
+Square = tuple[int, int]
+Side = tuple[int, int]
+"""Which side of a target's space a creature is on: -1, 0 or +1 on each axis."""
+
+
+def side_of(pos: Square, size: int, target_pos: Square, target_size: int) -> Side:
+    """The side of the space of `target_size` at `target_pos` that a creature of `size` at
+    `pos` (top-left squares) stands on."""
+    tx, ty = target_pos
+    cx0, cy0 = pos
+    cx1, cy1 = cx0 + size - 1, cy0 + size - 1
+    sx = -1 if cx1 < tx else (1 if cx0 >= tx + target_size else 0)
+    sy = -1 if cy1 < ty else (1 if cy0 >= ty + target_size else 0)
+    return sx, sy
+
+
+def flank_partners(battle: Battle, attacker: Combatant, target: Combatant) -> list[Combatant]:
+    """The attacker's allies that flank `target` with it from the opposite side: standing,
+    able to take opportunity attacks, able to see, adjacent to the target."""
+    t_sq = battle.squares(target)
+    return [
+        a
+        for a in battle.allies_of(attacker)
+        if a.standing
+        and adjacent(battle.squares(a), t_sq)
+        and battle.can_react(a)
+        and not battle.flag(a, "cant_see")
+    ]
+
+
+def flank_sides(battle: Battle, attacker: Combatant, target: Combatant) -> frozenset[Side]:
+    """The sides of `target` from which `attacker` would flank it: opposite each partner."""
+    out = set()
+    for a in flank_partners(battle, attacker, target):
+        sx, sy = side_of(a.pos, a.size, target.pos, target.size)
+        out.add((-sx, -sy))
+    return frozenset(out)
+
+
+def flanking(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    at: Square | None = None,
+    sides: frozenset[Side] | None = None,
+) -> bool:
+    """Attacker and an ally on opposite sides of the target, both adjacent to it, the ally able
+    to take opportunity attacks (F-MOD-1, flanking).
+
+    `at`: judge it as if the attacker stood there (top-left square), for the AI's "what if I
+    moved to X"; nothing changes either way. `sides`: `flank_sides(battle, attacker, target)`
+    when the caller already has it."""
+    pos = attacker.pos if at is None else at
+    t_sq = battle.squares(target)
+    if not adjacent(footprint(pos, attacker.size), t_sq) or not battle.can_react(attacker):
+        return False
+    if sides is None:
+        sides = flank_sides(battle, attacker, target)
+    return bool(sides) and side_of(pos, attacker.size, target.pos, target.size) in sides

@@ -1,0 +1,364 @@
+"""Speed of balancing (issue 14): every figure measured on this tree AND on a "before" commit in
+the same run, printed side by side with the ratio.
+
+What it prints (CPU time unless it says wall):
+1. CPU per fight, both sides tactical: `default`, a 5 v 8 on a generated 40x40 map and a
+   64-creature fight on 200x200 (round-capped in --quick). Target: after <= before / 4.
+2. Decision time with EVERY decision counted: each `next_action` call of the tactical policy
+   (first plans, replans, action points, plan steps), CPU ms, p50/p95/max on 40x40 and 100x100
+   with 10 and 20 raiders; and the monsters' side turn p95 (policy + engine). Targets: p50 <= 1,
+   p95 <= 5, max <= 15 ms; side turn p95 <= 30 ms on 40x40 with 20.
+3. The gridless brawl (bundled `brawl`: 5 v 8 all in reach, naive both sides, full rules):
+   creature-turns per CPU second. Target >= 40,000.
+4. Attack resolutions/s: through `Encounter.apply` (legality included; target >= 60,000) and
+   `engine.powers.resolve` alone (no legality).
+5. `run_many` of `default` with --jobs 2 vs 1: wall time (extrapolated to 1,000 runs when
+   fewer are played: target < 90 s) and CPU per fight per job count (scaling within 10%).
+6. Peak RSS of a process that plays the 200x200 64-creature fight (target < 150 MB).
+
+"Before" is the tree of a git ref (default: the commit this branch started from), unpacked with
+`git archive` into a temporary folder and run by this same script in a child process whose
+imports come from that tree; the generated maps are written once and given to both sides.
+
+Run from the repository root: `.venv/bin/python tests/benchmarks/bench_speed.py [--quick]
+[--before REF | --no-before]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+START_REF = "8e725de"
+"""The commit the speed work started from (main + redesign-ai merged, issue 14)."""
+SEED = 20240611
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    if not s:
+        return 0.0
+    return s[min(len(s) - 1, max(0, round(q * len(s) + 0.5) - 1))]
+
+
+# --- the child: measures one tree ---------------------------------------------------------
+def _fight(path: str, seed: int, max_rounds: int, naive: bool = False) -> dict[str, Any]:
+    """Play one fight with our own loop (as `ai.sim.play` does), timing every policy call."""
+    from ai.sim import make_policy
+    from engine.actions import EndTurn, Impossible
+    from engine.content.loader import load_encounter
+    from engine.encounter import Encounter
+
+    loaded = load_encounter(path)
+    sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
+    policies = {s: make_policy("naive" if naive else "tactical") for s in sides}
+    holder: list[Encounter] = []
+
+    class Router:
+        def answer(self, q: Any) -> Any:
+            enc = holder[0]
+            return policies[enc.battle[q.who].side].answer(enc, q)
+
+    router = Router()
+    c0 = time.process_time()
+    enc = Encounter.create(
+        loaded, seed=seed, deciders=lambda _cid: router, control={s: "ai" for s in sides}
+    )
+    holder.append(enc)
+    for pol in policies.values():
+        prepare = getattr(pol, "prepare", None)
+        if prepare is not None:
+            prepare(enc)
+    enc.start()
+    decisions: list[float] = []
+    side_cpu: dict[tuple[int, str], float] = {}
+    while not enc.over and enc.battle.round <= max_rounds:
+        c = enc.current
+        assert c is not None
+        key = (enc.battle.round, c.side)
+        mark = enc.battle.turn_counter
+        for _ in range(24):
+            if enc.over or enc.current is not c or enc.battle.turn_counter != mark:
+                break
+            t0 = time.process_time()
+            choice = policies[c.side].next_action(enc)
+            t1 = time.process_time()
+            decisions.append((t1 - t0) * 1000)
+            try:
+                enc.apply(choice.action, choice.decision)
+            except Impossible:
+                enc.apply(EndTurn())
+            side_cpu[key] = side_cpu.get(key, 0.0) + (time.process_time() - t0) * 1000
+        else:
+            if not enc.over and enc.current is c:
+                enc.apply(EndTurn())
+    cpu = time.process_time() - c0
+    monsters = [ms for (_, side), ms in side_cpu.items() if side == "monsters"]
+    return {
+        "cpu": cpu,
+        "decisions": decisions,
+        "side": monsters,
+        "turns": enc.battle.turn_counter,
+        "winner": enc.battle.winner,
+    }
+
+
+def _allow_big_maps() -> None:
+    """Content refuses maps above 100x100 (engine.content.limits); the 200x200 measurement
+    lifts that limit in this child process only, wherever a module copied it."""
+    for mod in list(sys.modules.values()):
+        for name, value in (("MAX_MAP_SIDE", 200), ("MAX_GRID_CHARS", 201 * 200 * 4)):
+            if isinstance(getattr(mod, name, None), int):
+                setattr(mod, name, value)
+
+
+def child(args: argparse.Namespace) -> dict[str, Any]:
+    import engine.content.loader
+    from ai.distances import warm_lines
+
+    warm_lines(20)
+    maps = json.loads(args.maps)
+    quick = args.quick
+    import engine
+
+    out: dict[str, Any] = {"tree": str(Path(str(engine.__file__)).parents[1])}
+    part = args.part
+    if part == "rss":
+        _allow_big_maps()
+        r = _fight(maps["200x200x64"], SEED, 3 if quick else 30)
+        out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        out["fight_200"] = r["cpu"] * 1000
+        out["rounds_capped"] = 3 if quick else 30
+        return out
+    if part == "fights":
+        _fights(out, maps, quick)
+    elif part == "decisions":
+        _decisions(out, maps, quick)
+    elif part == "brawl":
+        _brawl(out, maps, quick)
+    elif part == "attacks":
+        _attacks(out, args.root, quick)
+    elif part == "jobs":
+        _jobs(out, args.sim_runs)
+    return out
+
+
+def _fights(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
+    for name, n in (("default", 3 if quick else 12), ("40x40x8", 3 if quick else 12)):
+        _fight(maps[name], SEED - 1, 99)  # warm the per-map memos
+        gc.collect()
+        cpus = [_fight(maps[name], SEED + i, 99)["cpu"] * 1000 for i in range(n)]
+        out[f"fight_{name}"] = statistics.mean(cpus)
+
+
+def _decisions(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
+    for size in (40, 100):
+        for monsters in (10, 20):
+            name = f"{size}x{size}x{monsters}"
+            _fight(maps[name], SEED - 1, 2)
+            dec: list[float] = []
+            side: list[float] = []
+            for i in range(1 if quick else 3):
+                gc.collect()
+                r = _fight(maps[name], SEED + i, 4 if quick else 10)
+                dec += r["decisions"]
+                side += r["side"]
+            out[f"dec_{name}"] = [
+                len(dec),
+                percentile(dec, 0.5),
+                percentile(dec, 0.95),
+                max(dec),
+                percentile(side, 0.95),
+            ]
+
+
+def _brawl(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
+    _fight(maps["brawl"], SEED - 1, 99, naive=True)
+    turns, cpu = 0, 0.0
+    for i in range(20 if quick else 200):
+        r = _fight(maps["brawl"], SEED + i, 99, naive=True)
+        turns += r["turns"]
+        cpu += r["cpu"]
+    out["brawl"] = turns / cpu
+
+
+def _attacks(out: dict[str, Any], root: str, quick: bool) -> None:
+    import importlib.util
+
+    sys.path.insert(0, str(Path(root) / "tests"))
+    spec = importlib.util.spec_from_file_location(
+        "bench_attack", Path(root) / "tests" / "benchmarks" / "bench_attack.py"
+    )
+    assert spec is not None and spec.loader is not None
+    ba = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ba)
+
+    n, rep = (3000, 3) if quick else (30_000, 3)
+    out["attack_apply"] = ba.measure(ba.through_apply(ba.arena()), n, rep)
+    out["attack_resolve"] = ba.measure(ba.resolution_only(ba.arena()), n, rep)
+
+
+def _jobs(out: dict[str, Any], runs: int) -> None:
+    from ai.sim import Job, run_many
+
+    jobs = [Job("default", i, SEED + i, {}, None, None) for i in range(runs)]
+    run_many(jobs[:10], 1)
+    for workers in (1, 2):
+        r0 = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+        k0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+        t0 = time.perf_counter()
+        run_many(jobs, workers)
+        wall = time.perf_counter() - t0
+        used = resource.getrusage(resource.RUSAGE_SELF).ru_utime - r0
+        used += resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - k0
+        out[f"jobs{workers}"] = [wall, used / runs * 1000]
+
+
+# --- the parent: writes the maps, runs both trees, prints ---------------------------------
+def write_maps(tmp: Path) -> dict[str, str]:
+    sys.path.insert(0, str(ROOT))
+    from tests.benchmarks.bench_ai import encounter
+
+    rng = random.Random(SEED)
+    maps = {
+        "default": str(ROOT / "maps" / "encounters" / "default.yaml"),
+        "brawl": str(ROOT / "maps" / "encounters" / "brawl.yaml"),
+        "40x40x8": str(encounter(tmp, 40, 8, rng, 12)),
+        "200x200x64": str(encounter(tmp, 200, 59, rng, 40)),
+    }
+    for size, gap in ((40, 12), (100, 24)):
+        for monsters in (10, 20):
+            maps[f"{size}x{size}x{monsters}"] = str(encounter(tmp, size, monsters, rng, gap))
+    return maps
+
+
+PARTS = ("fights", "decisions", "brawl", "attacks", "jobs", "rss")
+
+
+def run_part(
+    tree: Path, part: str, maps: dict[str, str], args: argparse.Namespace
+) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--root", str(tree)]
+    cmd += ["--part", part, "--maps", json.dumps(maps), "--sim-runs", str(args.sim_runs)]
+    if args.quick:
+        cmd.append("--quick")
+    done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench_speed: the child on {tree} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def run_trees(
+    trees: list[Path], maps: dict[str, str], args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """Each part on every tree in turn, the order alternating from part to part, so that a
+    change in the machine's load falls on both sides alike."""
+    results: list[dict[str, Any]] = [{} for _ in trees]
+    for i, part in enumerate(PARTS):
+        order = list(range(len(trees)))
+        if i % 2:
+            order.reverse()
+        for k in order:
+            results[k].update(run_part(trees[k], part, maps, args))
+    return results
+
+
+def unpack(ref: str, into: Path) -> Path:
+    tree = into / "before"
+    tree.mkdir()
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree
+
+
+def report(now: dict[str, Any], before: dict[str, Any] | None, sim_runs: int) -> None:
+    def row(label: str, key: str, fmt: str, better_low: bool) -> None:
+        a = now[key]
+        line = f"{label:<52} {format(a, fmt):>10}"
+        if before is not None and key in before:
+            b = before[key]
+            ratio = (b / a if better_low else a / b) if a and b else 0.0
+            line += f"  before {format(b, fmt):>10}  {ratio:5.2f}x faster"
+        print(line)
+
+    print(f"-- after: {now['tree']}" + (f"; before: {before['tree']}" if before else ""))
+    print("1. CPU per fight, both sides tactical")
+    row("   default (5 v 9 on 30x20), ms", "fight_default", ".1f", True)
+    row("   5 v 8 on 40x40, ms", "fight_40x40x8", ".1f", True)
+    cap = now["rounds_capped"]
+    row(f"   64 creatures on 200x200 ({cap} rounds cap), ms", "fight_200", ".0f", True)
+    print("2. every decision counted (CPU ms): n, p50, p95, max; monsters' side turn p95")
+    for size in (40, 100):
+        for m in (10, 20):
+            key = f"dec_{size}x{size}x{m}"
+            for label, tree in (("after", now), ("before", before)):
+                if tree is None:
+                    continue
+                n, p50, p95, mx, side = tree[key]
+                print(
+                    f"   {size}x{size} {m:>2} raiders {label:<6}: {n:>5} decisions p50 {p50:5.2f}"
+                    f" p95 {p95:6.2f} max {mx:7.2f}; side turn p95 {side:6.1f}"
+                )
+    print("3-4. rules core")
+    row("   brawl (5 v 8, naive), creature-turns per CPU s", "brawl", ",.0f", False)
+    row("   attacks/s through Encounter.apply (legality)", "attack_apply", ",.0f", False)
+    row("   attacks/s through powers.resolve (no legality)", "attack_resolve", ",.0f", False)
+    print(f"5. run_many, {sim_runs} default fights")
+    for label, tree in (("after", now), ("before", before)):
+        if tree is None:
+            continue
+        (w1, c1), (w2, c2) = tree["jobs1"], tree["jobs2"]
+        print(
+            f"   {label:<6}: jobs 1 {w1:6.1f} s wall ({c1:5.0f} ms CPU/fight), jobs 2 {w2:6.1f} s"
+            f" wall ({c2:5.0f} ms CPU/fight; CPU ratio {c2 / c1:4.2f}); 1,000 runs with"
+            f" --jobs 2 ~ {w2 * 1000 / sim_runs:5.0f} s"
+        )
+    print("6. memory")
+    row("   peak RSS playing the 200x200 64-creature fight, MB", "rss_mb", ".0f", True)
+    print(f"   (load average now {os.getloadavg()[0]:.1f}: the machine is shared)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="few fights (for CI)")
+    ap.add_argument("--before", default=START_REF, help="git ref to compare with")
+    ap.add_argument("--no-before", action="store_true", help="measure this tree only")
+    ap.add_argument("--sim-runs", type=int, default=None, help="fights for run_many")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--root", default=str(ROOT), help=argparse.SUPPRESS)
+    ap.add_argument("--part", default="main", help=argparse.SUPPRESS)
+    ap.add_argument("--maps", default="{}", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.sim_runs is None:
+        args.sim_runs = 20 if args.quick else 200
+    if args.child:
+        sys.path.insert(0, args.root)
+        print(json.dumps(child(args)))
+        return
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        maps = write_maps(Path(tmp))
+        trees = [ROOT] if args.no_before else [ROOT, unpack(args.before, Path(tmp))]
+        results = run_trees(trees, maps, args)
+        now = results[0]
+        before = results[1] if len(results) > 1 else None
+    report(now, before, args.sim_runs)
+    print(f"(bench_speed took {time.perf_counter() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
