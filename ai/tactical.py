@@ -29,6 +29,7 @@ from ai.planner import MAX_CANDIDATES, TOP_K, Planner
 from ai.policy import Choice
 from ai.roles import weights_for
 from ai.scoring import Context
+from ai.triggers import trigger_pays
 from ai.utility import utilities
 from engine.actions import (
     Action,
@@ -47,6 +48,7 @@ from engine.decisions import (
     ForcedMoveQuestion,
     OpportunityQuestion,
     Question,
+    TriggerQuestion,
 )
 from engine.effects import sustainable
 from engine.encounter import Encounter
@@ -116,8 +118,9 @@ class TacticalPolicy:
 
     # --- the engine's questions ----------------------------------------------------------
     def answer(self, enc: Encounter, question: Question[Any]) -> Any:
-        """Opportunity attacks and forced moves are weighed; other questions take their
-        default (saves in the given order, back from a delay at once)."""
+        """Opportunity attacks, triggered powers (`ai.triggers`) and forced moves (a shift
+        of its own too) are weighed; other questions take their default (saves in the given
+        order, back from a delay at once)."""
         b = enc.battle
         if isinstance(question, OpportunityQuestion):
             by, mover = b[question.who], b[question.mover]
@@ -126,6 +129,8 @@ class TacticalPolicy:
                 return False
             pv = preview(b, by, mover, power)
             return pv is not None and pv.expected_damage + 2 * pv.hit > 0.2
+        if isinstance(question, TriggerQuestion):
+            return trigger_pays(b, question)
         if isinstance(question, ForcedMoveQuestion):
             return forced_choice(b, b[question.who], b[question.target], question.options)
         return question.default()

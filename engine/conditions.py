@@ -106,7 +106,9 @@ CONDITIONS: tuple[ConditionInfo, ...] = (
     ConditionInfo(
         "marked",
         "Mk",
-        "-2 to attack rolls for any attack that doesn't include the creature that marked it.",
+        "An addition (the specification has no mark; the usual 4e one): -2 to attack rolls "
+        "for any attack that doesn't include the creature that marked it; a new mark "
+        "replaces the old one.",
     ),
     ConditionInfo(
         "surprised",

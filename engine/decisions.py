@@ -75,6 +75,28 @@ class OpportunityQuestion(Question[bool]):
 
 
 @dataclass(frozen=True, slots=True)
+class TriggerQuestion(Question[bool]):
+    """`who` may use its triggered `power` (an `interrupt` before `trigger` resolves, else a
+    reaction after it), set off by `by`, against `target` (None: itself or an area).
+    `hit` and `expected_damage` are the engine's odds against `target` (None: no attack
+    roll), for the person deciding. Answer bool."""
+
+    power: str
+    trigger: str
+    by: str | None
+    target: str | None
+    interrupt: bool
+    hit: float | None = None
+    expected_damage: float | None = None
+
+    def check(self, answer: object) -> bool:
+        return _yes_no(self, answer)
+
+    def default(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
 class SaveOrderQuestion(Question[list[str]]):
     """The order of end-of-turn saving throws (F-SAV-2). Answer: a permutation of `effects`."""
 

@@ -7,7 +7,7 @@ successful saving throw, or when its owner stops sustaining it.
 
 from __future__ import annotations
 
-from engine.battle import Battle
+from engine.battle import GRANTS_CA_TO_SOURCE, Battle
 from engine.content.schema import EffectSpec
 from engine.decisions import SaveOrderQuestion
 from engine.events import EffectEnd, EffectStart, Mod, Save
@@ -44,7 +44,7 @@ def add_effect(
         conditions=tuple(spec.conditions),
         ongoing=spec.ongoing.amount if spec.ongoing else 0,
         ongoing_type=spec.ongoing.type if spec.ongoing else None,
-        modifiers=tuple((m.stat, m.value) for m in spec.modifiers) + extra,
+        modifiers=tuple((m.stat, m.value) for m in spec.modifiers) + _grants(spec) + extra,
         aftereffect=spec.aftereffect,
         owner_turns_at_start=owner.turns_started,
         sustained_turn=owner.turns_started,
@@ -52,6 +52,16 @@ def add_effect(
     )
     start(battle, eff)
     return eff
+
+
+def _grants(spec: EffectSpec) -> tuple[tuple[str, int], ...]:
+    """Content's `grants_ca` as the effect parts the attack rules read (F-MOD-1): every
+    attacker, or only the effect's source (the part a Bluff uses, F-MOD-13)."""
+    if spec.grants_ca == "all":
+        return (("grants_ca", 1),)
+    if spec.grants_ca == "source":
+        return ((GRANTS_CA_TO_SOURCE, 2),)
+    return ()
 
 
 def start(battle: Battle, eff: ActiveEffect) -> None:

@@ -129,6 +129,23 @@ class Provoke(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Triggered(Event):
+    """A triggered power's moment came (docs/content.md, Triggered powers): `id` could use
+    `power` (an `interrupt`, before the trigger, or a reaction, after it) because of
+    `trigger`, set off by `by` (the attacker, the mover, whose turn it is; null for ongoing
+    damage); `taken` says whether it did. When taken, an `action` line of kind `immediate`
+    and the power's own lines follow."""
+
+    type: ClassVar[str] = "trigger"
+    id: str
+    power: str
+    trigger: str
+    by: str | None
+    interrupt: bool
+    taken: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Attack(Event):
     type: ClassVar[str] = "attack"
     attacker: str

@@ -13,7 +13,7 @@ from engine.content.schema import EffectSpec
 from engine.decisions import ForcedMoveQuestion
 from engine.dice import DiceExpr
 from engine.events import Moved, Save
-from engine.grid import ForcedKind, Terrain, forced_steps
+from engine.grid import ForcedKind, Terrain, footprint, forced_steps
 from engine.hp import adjust, deal_damage
 from engine.state import Combatant
 
@@ -111,3 +111,35 @@ def _into_pit(battle: Battle, c: Combatant, kind: str, path: tuple[Square, ...])
     )
     if c.alive:
         add_effect(battle, PRONE, c, None, "prone")
+
+
+def shift_self(battle: Battle, c: Combatant, squares: int) -> None:
+    """A power's "you shift N squares" (a triggered dodge): the user picks where, among the
+    squares it could walk to in N squares of movement (no pits, difficult terrain costs 2);
+    a shift provokes nothing (S-14)."""
+    if battle.flag(c, "cant_move") or not c.standing:
+        return
+    options = [
+        p
+        for p in forced_options(battle, c, c, "slide", squares)
+        if _walkable(battle, c, p) and _cost(battle, p) <= squares
+    ]
+    if not options:
+        return
+    choice = battle.ask(ForcedMoveQuestion(c.id, c.id, "shift", tuple(options)))
+    path = options[choice]
+    c.pos = path[-1]
+    battle.moved()
+    battle.emit(Moved(c.id, "shift", path, _cost(battle, path)))
+
+
+def _walkable(battle: Battle, c: Combatant, path: tuple[Square, ...]) -> bool:
+    return all(
+        not battle.map.blocks_movement(sq) and battle.map.cell(sq).terrain != Terrain.PIT
+        for pos in path[1:]
+        for sq in footprint(pos, c.size)
+    )
+
+
+def _cost(battle: Battle, path: tuple[Square, ...]) -> int:
+    return sum(2 if battle.map.cell(sq).difficult else 1 for sq in path[1:])

@@ -11,7 +11,8 @@ from __future__ import annotations
 from engine.battle import Battle
 from engine.events import Damage, Heal, Mod, StateChange, TempHp
 from engine.immunity import immune_to_damage
-from engine.state import Combatant
+from engine.state import Combatant, HpState
+from engine.triggers import any_for, fire
 
 
 def adjust(
@@ -103,7 +104,9 @@ def deal_damage(
             target.temp_hp,
         )
     )
-    update_state(battle, target, hurt=amount > 0)
+    update_state(battle, target, source, hurt=amount > 0)
+    if amount > 0 and target.standing and any_for(battle, "damaged"):
+        fire(battle, "damaged", interrupt=False, subject=target, by=source)
     return amount
 
 
@@ -142,13 +145,19 @@ def gain_temp_hp(battle: Battle, target: Combatant, amount: int) -> None:
     battle.emit(TempHp(target.id, amount, target.temp_hp))
 
 
-def update_state(battle: Battle, c: Combatant, *, hurt: bool = False) -> None:
+def update_state(
+    battle: Battle, c: Combatant, source: Combatant | None = None, *, hurt: bool = False
+) -> None:
     """Set the state that follows from hit points (the ruleset's); a stable creature stays
-    stable below 0 until damage makes it dying again (issue 16, the usual 4e rule)."""
-    new = battle.ruleset.hp_state(c)
-    if c.state == "stable" and new == "dying" and not hurt:
-        new = "stable"
+    stable below 0 until damage makes it dying again (issue 16, the usual 4e rule).
+    `source`: who did it, for the triggered powers that a drop or a bloodying sets off."""
+    new = _new_state(battle, c, hurt)
+    if new not in ("healthy", "bloodied") and c.standing and any_for(battle, "self_dropped"):
+        # a "when reduced to 0 hit points" interrupt goes off as the creature falls
+        fire(battle, "self_dropped", interrupt=True, subject=c, by=source)
+        new = _new_state(battle, c, hurt)
     if new != c.state:
+        was = c.state
         was_standing = c.standing
         c.state = new
         battle.emit(StateChange(c.id, new, c.hp))
@@ -159,3 +168,23 @@ def update_state(battle: Battle, c: Combatant, *, hurt: bool = False) -> None:
             from engine.effects import creature_dropped
 
             creature_dropped(battle, c)
+        _state_triggers(battle, c, was, source)
+
+
+def _new_state(battle: Battle, c: Combatant, hurt: bool) -> HpState:
+    new = battle.ruleset.hp_state(c)
+    if c.state == "stable" and new == "dying" and not hurt:
+        new = "stable"
+    return new
+
+
+def _state_triggers(battle: Battle, c: Combatant, was: str, source: Combatant | None) -> None:
+    """Reactions to a creature becoming bloodied or dropping (docs/content.md, Triggered
+    powers): its own, then its allies'."""
+    if was == "healthy" and c.state == "bloodied":
+        if any_for(battle, "self_bloodied"):
+            fire(battle, "self_bloodied", interrupt=False, subject=c, by=source)
+        if any_for(battle, "ally_bloodied"):
+            fire(battle, "ally_bloodied", interrupt=False, subject=c, by=source)
+    elif was in ("healthy", "bloodied") and not c.standing and any_for(battle, "ally_dropped"):
+        fire(battle, "ally_dropped", interrupt=False, subject=c, by=source)

@@ -28,6 +28,7 @@ from engine.grid import (
 )
 from engine.refusals import Refusal
 from engine.state import Combatant
+from engine.triggers import any_for, fire, pending
 
 Square = tuple[int, int]
 RUNNING = EffectSpec(
@@ -116,7 +117,8 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
     path: list[Square] = [(p[0], p[1]) for p in act.path]
     if act.mode == "run":  # S-11: -5 to attack, and every attacker has combat advantage
         add_effect(battle, RUNNING, c, c, "running", extra=(("grants_ca", 1),))
-    if act.mode == "shift" or len(path) < 2:
+    moving_triggers = any_for(battle, "enemy_enters", "enemy_leaves") and len(path) >= 2
+    if (act.mode == "shift" and not moving_triggers) or len(path) < 2:
         _segment(battle, c, act.mode, path, cost)
         return
     if battle.map.cell(c.pos).terrain == Terrain.PIT:
@@ -126,26 +128,77 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
     for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c)):
         provoked.setdefault(i, []).append(enemy)
     start = 0
-    spent = 0
     for i in range(len(path) - 1):
-        for enemy_id in provoked.get(i, []):
-            if i > start:
-                seg_cost = _cost(battle, path[start : i + 1])
-                _segment(battle, c, act.mode, path[start : i + 1], seg_cost)
-                spent += seg_cost
-                start = i
-            battle.ruleset.note_move_opportunity(c, enemy_id, battle.round)  # S-14
-            opportunity_attack(battle, battle[enemy_id], c, path[i])
-            if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
-                _settle(battle, c, act.mode, path, i)  # the move ends where it was hit
-                return
-        if _readied_trigger(battle, c, act.mode, path, i + 1, start):
-            start = i + 1
-            if not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone"):
-                _settle(battle, c, act.mode, path, i + 1)
-                return
+        start, stop = _step(battle, c, act.mode, path, i, start, provoked, moving_triggers)
+        if stop is not None:
+            _settle(battle, c, act.mode, path, stop)  # the move ends where it was stopped
+            return
     if start < len(path) - 1:
-        _segment(battle, c, act.mode, path[start:], cost - spent)
+        rest = cost if start == 0 else _cost(battle, path[start:])
+        _segment(battle, c, act.mode, path[start:], rest)
+
+
+def _step(
+    battle: Battle,
+    c: Combatant,
+    mode: str,
+    path: list[Square],
+    i: int,
+    start: int,
+    provoked: dict[int, list[str]],
+    triggers: bool,
+) -> tuple[int, int | None]:
+    """What happens around the step from path[i] to path[i+1]: interrupts before it, the
+    opportunity attacks of leaving path[i], then readied actions and reactions once in
+    path[i+1]. Returns (where the unlogged rest of the path starts, the index in `path`
+    where the move stopped or None). Whatever interrupts the move logs the path so far."""
+    if triggers and _step_triggers(battle, c, mode, path, i, start, True):
+        start = i  # an interrupt of the step: the mover is still at path[i]
+        if _stopped(battle, c):
+            return start, i
+    for enemy_id in provoked.get(i, []):
+        if i > start:
+            _segment(battle, c, mode, path[start : i + 1], _cost(battle, path[start : i + 1]))
+            start = i
+        battle.ruleset.note_move_opportunity(c, enemy_id, battle.round)  # S-14
+        opportunity_attack(battle, battle[enemy_id], c, path[i])
+        if _stopped(battle, c):
+            return start, i
+    if mode != "shift" and _readied_trigger(battle, c, mode, path, i + 1, start):
+        start = i + 1
+        if _stopped(battle, c):
+            return start, i + 1
+    if triggers and _step_triggers(battle, c, mode, path, i, start, False):
+        start = i + 1  # a reaction to the step: the mover has made it
+        if _stopped(battle, c):
+            return start, i + 1
+    return start, None
+
+
+def _stopped(battle: Battle, c: Combatant) -> bool:
+    return not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone")
+
+
+def _step_triggers(
+    battle: Battle, c: Combatant, mode: str, path: list[Square], i: int, start: int, before: bool
+) -> bool:
+    """Triggered powers on `c`'s step from path[i] to path[i+1] that enters or leaves a
+    square within an enemy's trigger range: interrupts (`before`) with the mover still at
+    path[i], reactions once it is at path[i+1]. The move so far is logged first."""
+    moved = (footprint(path[i], c.size), footprint(path[i + 1], c.size))
+    at = i if before else i + 1
+    fired = False
+    for on in ("enemy_leaves", "enemy_enters"):
+        if not pending(battle, on, interrupt=before, subject=c, moved=moved):
+            continue
+        if at > start:
+            _segment(battle, c, mode, path[start : at + 1], _cost(battle, path[start : at + 1]))
+            start = at
+        fired = fire(battle, on, interrupt=before, subject=c, by=c, moved=moved) or fired
+        fired = True  # the move was split here either way
+        if _stopped(battle, c):
+            break
+    return fired
 
 
 def _settle(battle: Battle, c: Combatant, mode: str, path: list[Square], i: int) -> None:
@@ -255,6 +308,8 @@ def _readied_trigger(
     fired = False
     for r in list(battle.living()):
         if r.readied is None or r.side == mover.side or not battle.can_react(r):
+            continue
+        if r.immediate_round == battle.round:  # one immediate action a round
             continue
         power = r.power(r.readied)
         if power is None:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from engine.actions import Impossible, UsePower
 from engine.attacks import can_see, damage_expr, setup
 from engine.battle import GRANTS_CA_TO_SOURCE, Battle
-from engine.content.schema import DamageSpec, EffectSpec, Outcome, Power, Weapon
+from engine.content.schema import TRIGGERED_ACTIONS, DamageSpec, EffectSpec, Outcome, Power, Weapon
 from engine.dice import DiceExpr, Roll
 from engine.effects import add_effect, saving_throw
 from engine.events import Attack, Check, Immune, Note
-from engine.forced import forced_move
+from engine.forced import forced_move, shift_self
 from engine.grid import (
     adjacent,
     blast_origins,
@@ -32,12 +32,16 @@ from engine.hp import heal as do_heal
 from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
 from engine.state import Combatant
+from engine.triggers import any_for, fire
 
 Square = tuple[int, int]
 
 
-def usable_refusal(battle: Battle, c: Combatant, power: Power) -> Impossible | None:
-    """Why `power` can't be used now (usage spent), as a refusal, or None (X-PWR-1)."""
+def usable_refusal(
+    battle: Battle, c: Combatant, power: Power, *, triggered: bool = False
+) -> Impossible | None:
+    """Why `power` can't be used now (usage spent), as a refusal, or None (X-PWR-1).
+    `triggered`: asked for a triggered power whose trigger has come (`engine.triggers`)."""
     if power.usage != "at-will" and power.id in c.used_powers:
         what = {
             "encounter": "once per encounter",
@@ -48,6 +52,13 @@ def usable_refusal(battle: Battle, c: Combatant, power: Power) -> Impossible | N
     if power.action == "immediate":
         return Impossible(
             f"{power.name} is an immediate action: it is used by readying or as a reaction",
+            Refusal.WRONG_POWER,
+        )
+    if power.action in TRIGGERED_ACTIONS and not triggered:
+        assert power.trigger is not None
+        return Impossible(
+            f"{power.name} is an {power.action.replace('_', ' ')}: it goes off by itself "
+            f"({power.trigger.when.replace('_', ' ')})",
             Refusal.WRONG_POWER,
         )
     return None
@@ -259,11 +270,16 @@ def resolve(
             opportunity=opportunity,
             aimed=aimed,
         )
+        if outcome == "void":  # an interrupt dropped the attacker (engine.triggers)
+            continue
         outcomes.add("miss" if outcome == "miss" else "hit")
         spec = power.hit if outcome in ("hit", "crit") else power.miss
         apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
         if power.effect is not None:
             apply_outcome(battle, c, target, power, power.effect, weapon, shared, "effect")
+        if any_for(battle, "hit", "missed") and target.alive:  # reactions come after it
+            on = "missed" if outcome == "miss" else "hit"
+            fire(battle, on, interrupt=False, subject=target, by=c, melee=power.kind == "melee")
     # "Hit: you gain ..." needs a hit, "Miss: you ..." a miss; once however many targets
     if "hit" in outcomes:
         _self_effects(battle, c, power, power.hit)
@@ -302,6 +318,10 @@ def attack_roll(
         if outcome == "hit" and s.coup_de_grace and total >= s.defense:
             outcome = "crit"  # F-ATK-8
         outcome, confirm = battle.ruleset.confirm_threat(battle, c, natural, outcome, s)  # D-8
+        if any_for(battle, "hit", "missed"):
+            outcome, wrong = _interrupted(battle, c, target, power, outcome)
+            if outcome == "void":
+                return outcome
     battle.emit(
         Attack(
             c.id,
@@ -325,6 +345,24 @@ def attack_roll(
     )
     c.acted = True
     return outcome
+
+
+def _interrupted(
+    battle: Battle, c: Combatant, target: Combatant, power: Power, outcome: str
+) -> tuple[str, bool]:
+    """Interrupts of a hit or a miss resolve before it does and can void it: a target no
+    longer where the attack was aimed is missed ("wrong square", as F-MOD-12's), and an
+    attacker that drops makes no attack ("void"). (outcome, wrong square)"""
+    before = battle.squares(target)
+    on = "missed" if outcome == "miss" else "hit"
+    if not fire(battle, on, interrupt=True, subject=target, by=c, melee=power.kind == "melee"):
+        return outcome, False
+    if not c.standing:
+        battle.emit(Note(c.id, f"{c.name}'s attack on {target.name} is cut short."))
+        return "void", False
+    if not target.alive or battle.squares(target) != before:
+        return "miss", True
+    return outcome, False
 
 
 _DEF = {"ac": "AC", "fortitude": "Fortitude", "reflex": "Reflex", "will": "Will"}
@@ -375,6 +413,8 @@ def _immune(battle: Battle, c: Combatant, target: Combatant, power: Power) -> bo
 def _self_effects(battle: Battle, c: Combatant, power: Power, spec: Outcome | None) -> None:
     if spec is None:
         return
+    if spec.shift is not None:
+        shift_self(battle, c, spec.shift)
     for eff in spec.effects:
         if eff.to == "self":
             add_effect(battle, eff, c, c, power.name)

@@ -80,6 +80,8 @@ class Combatant:
     taken, provocations); only the ruleset reads it."""
     delayed: bool = False
     readied: Any = None
+    immediate_round: int = -1
+    """The round of its last immediate action (one per round: readied or triggered)."""
     damage_dealt: int = 0
     damage_taken: int = 0
     drops: int = 0
@@ -160,4 +162,5 @@ class Combatant:
             "bluff_used": self.bluff_used,
             "delayed": self.delayed,
             "surprised": self.surprised,
+            "immediate_round": self.immediate_round,
         }

@@ -43,6 +43,7 @@ from engine.events import (
 from engine.hp import heal, update_state
 from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
+from engine.triggers import any_for, fire, spend_immediate
 
 SCHEMA = 2
 """The combat log's schema version (log-schema.md, `encounter_start.schema`). Version 2
@@ -254,9 +255,11 @@ def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
     if not resumed:
         c.turns_started += 1
         c.readied = None
+        _turn_trigger(battle, "turn_start", c, interrupt=True)
         expire_at_turn_start(battle, c)  # F-DUR-2
         ongoing_at_turn_start(battle, c)  # F-DMG-6
         _recharge(battle, c)  # X-PWR-1
+        _turn_trigger(battle, "turn_start", c, interrupt=False)
         if check_end(battle):
             return
     if not c.alive:
@@ -265,6 +268,13 @@ def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
         return
     if not battle.can_act(c):
         end_turn(battle, c)
+
+
+def _turn_trigger(battle: Battle, on: str, c: Combatant, *, interrupt: bool) -> None:
+    """Triggered powers on the start or end of `c`'s turn (an interrupt before the turn's
+    own start-of-turn or end-of-turn rules, a reaction after them)."""
+    if c.alive and any_for(battle, on) and not battle.over:
+        fire(battle, on, interrupt=interrupt, subject=c, by=c)
 
 
 def _recharge(battle: Battle, c: Combatant) -> None:
@@ -280,12 +290,14 @@ def _recharge(battle: Battle, c: Combatant) -> None:
 
 def end_turn(battle: Battle, c: Combatant) -> None:
     """F-DUR-3/6 expiries, then saving throws (F-SAV-2), then a death save (S-10)."""
+    _turn_trigger(battle, "turn_end", c, interrupt=True)
     expire_at_turn_end(battle, c)
     end_of_turn_saves(battle, c)
     if c.state == "dying":
         _death_save(battle, c)
     battle.current = None
     battle.emit(TurnEnd(c.id))
+    _turn_trigger(battle, "turn_end", c, interrupt=False)
     if check_end(battle):
         return
     _offer_delayed(battle, c)
@@ -342,6 +354,7 @@ def fire_readied(battle: Battle, r: Combatant, trigger: Combatant) -> None:
     r.readied = None
     if power is None:
         return
+    spend_immediate(battle, r)  # one immediate action a round, readied or triggered
     battle.emit(ActionSpent(r.id, "immediate", power.id))
     targets = [trigger.id] if power.kind in ("melee", "ranged") else []
     if targets:

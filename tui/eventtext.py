@@ -41,6 +41,7 @@ from engine.events import (
     Save,
     StateChange,
     TempHp,
+    Triggered,
     TurnEnd,
     TurnStart,
 )
@@ -278,6 +279,18 @@ def _provoke(w: Wording, ev: Provoke, round_: int) -> Text:
     what = "takes" if ev.taken else "lets pass"
     n = w.names
     return "move", f"{n.who(ev.mover)} provokes {n.who(ev.by)}, who {what} an opportunity attack"
+
+
+@renders(Triggered)
+def _triggered(w: Wording, ev: Triggered, round_: int) -> Text:
+    n = w.names
+    kind = "interrupt" if ev.interrupt else "reaction"
+    what = "uses" if ev.taken else "does not use"
+    by = f" by {n.who(ev.by)}" if ev.by else ""
+    return "info", (
+        f"{n.who(ev.id)} {what} {n.power(ev.power)} (immediate {kind}: "
+        f"{ev.trigger.replace('_', ' ')}{by})"
+    )
 
 
 @renders(Damage)

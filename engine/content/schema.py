@@ -33,7 +33,30 @@ Defense = Literal["ac", "fortitude", "reflex", "will"]
 Role = Literal["brute", "soldier", "skirmisher", "artillery", "controller", "lurker"]
 SizeName = Literal["small", "medium", "large"]
 Usage = Literal["at-will", "encounter", "daily", "recharge"]
-ActionType = Literal["standard", "move", "minor", "free", "immediate"]
+ActionType = Literal[
+    "standard", "move", "minor", "free", "immediate", "immediate_interrupt", "immediate_reaction"
+]
+TRIGGERED_ACTIONS = ("immediate_interrupt", "immediate_reaction")
+"""Action types of powers that go off by themselves when their `trigger` happens."""
+TriggerKind = Literal[
+    "hit",
+    "missed",
+    "damaged",
+    "enemy_enters",
+    "enemy_leaves",
+    "ally_bloodied",
+    "ally_dropped",
+    "self_bloodied",
+    "self_dropped",
+    "turn_start",
+    "turn_end",
+]
+"""What sets off a triggered power (docs/content.md, Triggered powers: the closed set)."""
+INTERRUPT_TRIGGERS = frozenset(
+    {"hit", "missed", "enemy_enters", "enemy_leaves", "self_dropped", "turn_start", "turn_end"}
+)
+"""Triggers an interrupt can precede; the others (damage, bloodied, an ally dropped) have
+happened by the time anyone can act, so only reactions follow them."""
 PowerKind = Literal["melee", "ranged", "close", "area", "personal"]
 TargetWho = Literal["creature", "enemy", "ally", "self", "ally_or_self"]
 Duration = Literal[
@@ -232,6 +255,9 @@ class EffectSpec(Model):
     conditions: Annotated[list[str], Field(max_length=MAX_LIST)] = []
     ongoing: Ongoing | None = None
     modifiers: Annotated[list[Modifier], Field(max_length=MAX_LIST)] = []
+    grants_ca: Literal["all", "source"] | None = None
+    """The affected creature grants combat advantage to every attacker (`all`) or to the
+    effect's source, the power's user, only (`source`) while the effect lasts."""
     aftereffect: EffectSpec | None = None
 
     @field_validator("conditions")
@@ -244,10 +270,34 @@ class EffectSpec(Model):
 
     @model_validator(mode="after")
     def _has_parts(self) -> EffectSpec:
-        if not (self.conditions or self.ongoing or self.modifiers):
-            raise ValueError("an effect needs conditions, ongoing damage or modifiers")
+        if not (self.conditions or self.ongoing or self.modifiers or self.grants_ca):
+            raise ValueError("an effect needs conditions, ongoing damage, modifiers or grants_ca")
         if self.aftereffect is not None and self.duration != "save_ends":
             raise ValueError("only a save-ends effect can have an aftereffect (F-SAV-4)")
+        return self
+
+
+class Trigger(Model):
+    """When a triggered power goes off (docs/content.md, Triggered powers)."""
+
+    when: TriggerKind
+    range: Annotated[int, Field(ge=1, le=20)] = 1
+    """enemy_enters/enemy_leaves, ally_bloodied/ally_dropped: within this many squares
+    (1: adjacent)."""
+    creature: Id | None = None
+    """turn_start/turn_end: whose turn: a combatant or creature id, or `enemy` / `ally`."""
+    melee_only: bool = False
+    """hit/missed: only melee attacks set it off."""
+
+    @model_validator(mode="after")
+    def _shape(self) -> Trigger:
+        turn = self.when in ("turn_start", "turn_end")
+        if turn and self.creature is None:
+            raise ValueError(f"trigger {self.when!r} needs `creature`: an id, `enemy` or `ally`")
+        if not turn and self.creature is not None:
+            raise ValueError(f"`creature` is only for turn_start/turn_end, not {self.when!r}")
+        if self.melee_only and self.when not in ("hit", "missed"):
+            raise ValueError("`melee_only` is only for the hit and missed triggers")
         return self
 
 
@@ -273,6 +323,8 @@ class Outcome(Model):
     forced: Forced | None = None
     heal: Heal | None = None
     grant_save: bool = False
+    shift: Annotated[int, Field(ge=1, le=6)] | None = None
+    """The power's user shifts up to this many squares (a dodge that can void an attack)."""
 
 
 class AttackSpec(Model):
@@ -305,6 +357,8 @@ class Power(Model):
     hit: Outcome | None = None
     miss: Outcome | None = None
     effect: Outcome | None = None
+    trigger: Trigger | None = None
+    """What sets off an immediate_interrupt / immediate_reaction power."""
     crit_range: Annotated[int, Field(ge=15, le=20)] | None = None
     includes_user: bool = False
     """A close burst or blast includes its user only when this says so (the usual 4e
@@ -329,11 +383,35 @@ class Power(Model):
             raise ValueError("`hit` needs an `attack`; use `effect` for powers without a roll")
         if self.attack is not None and self.hit is None and self.miss is None:
             raise ValueError("an attack power needs a `hit` outcome")
+        _triggered_shape(self)
         return self
 
     @property
     def is_area(self) -> bool:
         return self.kind in ("close", "area")
+
+
+def _triggered_shape(p: Power) -> None:
+    """A trigger belongs to a triggered power, and a triggered power has one it can act on."""
+    if p.action in TRIGGERED_ACTIONS:
+        if p.trigger is None:
+            raise ValueError(f"an {p.action} power needs a `trigger`")
+        if p.kind == "area" or p.blast is not None:
+            raise ValueError("a triggered power is melee, ranged, personal or a close burst")
+        if p.trigger.when not in INTERRUPT_TRIGGERS and p.action == "immediate_interrupt":
+            raise ValueError(
+                f"trigger {p.trigger.when!r} happens after the fact: make it an immediate_reaction"
+            )
+        if p.trigger.when == "self_dropped" and p.action == "immediate_reaction":
+            raise ValueError(
+                "a creature that has dropped can't react: make self_dropped an "
+                "immediate_interrupt (it goes off as the creature falls)"
+            )
+    elif p.trigger is not None:
+        raise ValueError(
+            f"`trigger` is only for immediate_interrupt or immediate_reaction powers, "
+            f"not a {p.action} action"
+        )
 
 
 class Creature(Model):

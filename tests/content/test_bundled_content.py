@@ -116,7 +116,9 @@ def test_the_party_is_five_level_1_to_3_heroes_with_4_to_6_powers() -> None:
         assert pc.kind == "pc" and 1 <= pc.level <= 3, pc.id
         assert pc.armor is not None and pc.weapons and pc.healing_surges > 0, pc.id
         assert pc.abilities != type(pc.abilities)(), pc.id  # real ability scores
-        assert 4 <= len(pc.powers) <= 6, pc.id
+        # 4 to 6 powers to choose from on its turn, and at most one that triggers by itself
+        triggered = [p for p in pc.powers if powers[p].trigger is not None]
+        assert 4 <= len(pc.powers) - len(triggered) <= 6 and len(triggered) <= 1, pc.id
         usages = {powers[p].usage for p in pc.powers}
         assert {"at-will", "encounter", "daily"} <= usages, pc.id
         # a melee basic attack: what opportunity attacks use
