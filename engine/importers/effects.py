@@ -138,12 +138,14 @@ class Outcome:
     half_damage: bool = False
     effects: list[dict[str, Any]] = field(default_factory=list)
     forced: dict[str, Any] | None = None
+    shift: int | None = None
+    """The power's user shifts up to this many squares ("You shift 2 squares")."""
     notes: list[str] = field(default_factory=list)
     unplayable: list[str] = field(default_factory=list)
-    """Phrases recognised but that Skirmish has no rule for (a shift): kept as notes too."""
+    """Phrases recognised but that Skirmish has no rule for (a shift too far): kept as notes."""
 
     def empty(self) -> bool:
-        return not (self.damage or self.half_damage or self.effects or self.forced)
+        return not (self.damage or self.half_damage or self.effects or self.forced or self.shift)
 
 
 def parse_damage(text: str) -> Damage | None:
@@ -323,7 +325,7 @@ def _take_damage(out: Outcome, value: tuple[Damage | None, list[str]]) -> None:
 
 def _apply(out: Outcome, clauses: list[tuple[str, Any]]) -> bool:
     """Add the clauses to `out`; False if one can't be added (then the sentence is a note)."""
-    trial = Outcome(out.damage, out.half_damage, list(out.effects), out.forced)
+    trial = Outcome(out.damage, out.half_damage, list(out.effects), out.forced, out.shift)
     for kind, value in clauses:
         if kind == "damage":
             if trial.damage is not None and trial.damage.dice:
@@ -338,13 +340,17 @@ def _apply(out: Outcome, clauses: list[tuple[str, Any]]) -> bool:
                 return False
             trial.forced = value
         elif kind == "shift":
-            out.unplayable.append(f"shift {value}")
-            return False
-    out.damage, out.half_damage, out.effects, out.forced = (
+            # the content's `shift` (the user shifts up to N, 1-6); more, or twice, stays a note
+            if trial.shift is not None or not 1 <= value <= 6:
+                out.unplayable.append(f"shift {value}")
+                return False
+            trial.shift = value
+    out.damage, out.half_damage, out.effects, out.forced, out.shift = (
         trial.damage,
         trial.half_damage,
         trial.effects,
         trial.forced,
+        trial.shift,
     )
     return True
 

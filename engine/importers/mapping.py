@@ -248,6 +248,8 @@ def _outcome_dict(out: Outcome, damage: dict[str, Any] | None) -> dict[str, Any]
         d["effects"] = out.effects
     if out.forced:
         d["forced"] = out.forced
+    if out.shift:
+        d["shift"] = out.shift
     return d
 
 

@@ -71,7 +71,7 @@ NOTES: list[tuple[str, str]] = [
     ("targets-own-turn", "The target is slowed until the end of the target's next turn."),
     ("unknown-condition", "The target is dominated (save ends)."),
     ("choice-of-conditions", "The target is dazed or slowed (save ends)."),
-    ("shift", "You shift 2 squares."),
+    ("shift-too-far", "You shift 8 squares."),
     ("teleport", "The hag teleports 5 squares."),
     ("forced-too-far", "You push the target 9 squares."),
     ("regeneration", "You gain regeneration 5 while you are bloodied."),
@@ -102,10 +102,18 @@ def test_a_hit_keeps_its_damage_and_the_rest_of_its_sentence_as_a_note() -> None
     assert out.notes == ["Hit: 1d10 + 5 damage, or 2d10 + 5 damage while bloodied."]
 
 
-def test_shift_is_recognised_but_kept_as_a_note() -> None:
-    out = read_outcome("You shift 3 squares.", OWNER, label="Effect")
-    assert out.unplayable == ["shift 3"]
-    assert out.notes == ["Effect: You shift 3 squares."]
+def test_shift_becomes_the_users_shift() -> None:
+    """ "You shift N squares" is the content's `shift: N` (the user shifts, F-TRN-1's shift)."""
+    for text in ("You shift 3 squares.", "The goblin shifts 1 square."):
+        out = read_outcome(text, OWNER, label="Effect")
+        assert out.notes == [] and out.unplayable == []
+        assert out.shift == int(text.split(" shift")[1].split()[-2])
+
+
+def test_a_shift_beyond_six_squares_stays_a_note() -> None:
+    out = read_outcome("You shift 8 squares.", OWNER, label="Effect")
+    assert out.shift is None and out.unplayable == ["shift 8"]
+    assert out.notes == ["Effect: You shift 8 squares."]
 
 
 def test_aftereffect_follows_a_save_ends_effect() -> None:
