@@ -1,12 +1,14 @@
-"""The encounter screen's one-key commands that need no aiming: end turn, second wind, stand
-up, action point, delay, threat overlay, take over a creature, AI explanations, GM step mode,
-help and quit. A mixin, so that `encounter.py` keeps to the modes and the engine traffic."""
+"""The encounter screen's one-key commands that need no aiming: end turn, second wind, Heal
+check, stand up, action point, delay, threat overlay, take over a creature, AI explanations,
+GM step mode, help and quit. A mixin, so that `encounter.py` keeps to the modes and the
+engine traffic."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.actions import Action, Delay, EndTurn, SecondWind, SpendActionPoint, StandUp
+from tui.first_aid import heal_check_plan
 from tui.screens.dialogs import Confirm
 from tui.widgets.grid import GridPane
 from tui.widgets.panes import InitiativePane
@@ -16,9 +18,12 @@ if TYPE_CHECKING:
 
     from textual.app import App
 
+    from engine.encounter import Encounter
     from tui.controller import Controller
     from tui.logtext import LogFormatter
     from tui.view import View
+
+T = TypeVar("T")
 
 
 class FightCommands:
@@ -35,6 +40,10 @@ class FightCommands:
         def _submit(self, action: Action) -> None: ...
         def _refresh_mode(self) -> None: ...
         def _start_worker(self, body: Callable[[], None]) -> None: ...
+        def _engine(self, fn: Callable[[Encounter], T]) -> T | None: ...
+        def _can_act(self) -> bool: ...
+        def _wait_hint(self) -> str: ...
+        def _confirm(self, title: str, body: Any, action: Action) -> None: ...
 
     def _grid(self) -> GridPane:
         return self.query_one("#grid", GridPane)  # type: ignore[attr-defined]
@@ -47,6 +56,23 @@ class FightCommands:
 
     def action_second_wind(self) -> None:
         self._submit(SecondWind())
+
+    def action_heal_check(self) -> None:
+        """H: a Heal check on the dying creature under the cursor (or the one dying ally
+        next to you), after a dialog with the engine's odds; else the engine's refusal."""
+        if not self._can_act():
+            self.hint = self._wait_hint()
+            return self._refresh_mode()
+        here = self.view.at(self._grid().cursor)
+        plan = self._engine(lambda enc: heal_check_plan(enc, here.id if here else None))
+        if plan is None:
+            self.hint = self._wait_hint()
+            return self._refresh_mode()
+        if isinstance(plan, str):
+            self.hint = plan
+            return self._refresh_mode()
+        action, odds = plan
+        self._confirm("Heal check?", odds, action)
 
     def action_stand_up(self) -> None:
         self._submit(StandUp())

@@ -105,6 +105,12 @@ FIGHT_BINDINGS: list[BindingType] = [
     ),
     _b("escape", "cancel", "Cancel", "cancel the current mode", True),
     _b("w", "second_wind", "Second wind", "second wind (standard): a healing surge, +2 defenses"),
+    _b(
+        "H",
+        "heal_check",
+        "Heal check",
+        "Heal check (standard, DC 15): stabilize the dying creature under the cursor",
+    ),
     _b("g", "stand_up", "Get up", "get up from prone (move action)"),
     _b("A", "action_point", "Action point", "spend an action point: one extra action this turn"),
     _b("d", "delay", "Delay", "delay your turn until after another creature's"),
