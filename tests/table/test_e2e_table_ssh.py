@@ -39,6 +39,20 @@ pytestmark = [
 ]
 
 
+def _alive(pid: int) -> bool:
+    """Is `pid` still running? A killed process that tmux has not reaped yet is a zombie:
+    `kill(pid, 0)` still finds it, so read its state from /proc too."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
 class Table:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
@@ -63,9 +77,7 @@ class Table:
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
+            if not _alive(pid):
                 return
             time.sleep(0.05)
         raise AssertionError("the host did not die")
