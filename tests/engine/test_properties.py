@@ -85,8 +85,8 @@ def check_hp(log: list[dict[str, Any]]) -> None:
             assert rec["hp_after"] == min(
                 who[rec["target"]]["max_hp"], max(0, rec["hp_before"]) + rec["amount"]
             )
-            if rec["hp_after"] > 0:
-                failures[rec["target"]] = 0
+            # failed death saves stay after healing (S-10 counts three; no clause resets them
+            # within an encounter: engine/hp.py)
         if t == "death_save" and rec["result"] == "fail":
             failures[rec["id"]] += 1
         if t in ("damage", "heal", "death_save"):
