@@ -30,6 +30,7 @@ from tests.support.table import DUEL, check_log_path, skirmish_command
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,  # a real sshd and four terminals
     pytest.mark.timeout(240),
     pytest.mark.skipif(have_ssh() is not None, reason=str(have_ssh())),
     pytest.mark.skipif(

@@ -19,6 +19,7 @@ from tests.support.e2e import FIXTURE, Tmux, skirmish_command, wait_file
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,  # a whole GM fight in a real terminal
     pytest.mark.timeout(180),
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (apt-get install tmux)"),
 ]
