@@ -31,14 +31,38 @@ def have_ssh() -> str | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _keygen(path: Path) -> None:
+def keygen(path: Path) -> None:
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
+
+
+def client(port: int, key: Path) -> list[str]:
+    """`ssh -tt` to this user on 127.0.0.1:port with `key` alone, asking nothing (no known
+    hosts, no agent, no password prompts)."""
+    return [
+        "ssh",
+        "-tt",
+        "-p",
+        str(port),
+        "-i",
+        str(key),
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "LogLevel=ERROR",
+        "-o",
+        "BatchMode=yes",
+        f"{getpass.getuser()}@127.0.0.1",
+    ]
 
 
 class Sshd:
@@ -47,17 +71,17 @@ class Sshd:
     def __init__(self, root: Path, forced: dict[str, str]) -> None:
         self.dir = root / "ssh"
         self.dir.mkdir(mode=0o700, parents=True)
-        _keygen(self.dir / "host_key")
+        keygen(self.dir / "host_key")
         lines = []
         for name, command in forced.items():
-            _keygen(self.dir / f"key_{name}")
+            keygen(self.dir / f"key_{name}")
             pub = (self.dir / f"key_{name}.pub").read_text().strip()
             quoted = command.replace("\\", "\\\\").replace('"', '\\"')
             lines.append(f'command="{quoted}",restrict,pty {pub}')
         keys = self.dir / "authorized_keys"
         keys.write_text("\n".join(lines) + "\n")
         os.chmod(keys, 0o600)
-        self.port = _free_port()
+        self.port = free_port()
         config = self.dir / "sshd_config"
         config.write_text(
             "\n".join(
@@ -96,25 +120,7 @@ class Sshd:
 
     def ssh(self, name: str) -> list[str]:
         """The ssh command line a player runs (the forced command picks the seat)."""
-        return [
-            "ssh",
-            "-tt",
-            "-p",
-            str(self.port),
-            "-i",
-            str(self.dir / f"key_{name}"),
-            "-o",
-            "IdentitiesOnly=yes",
-            "-o",
-            "StrictHostKeyChecking=no",
-            "-o",
-            "UserKnownHostsFile=/dev/null",
-            "-o",
-            "LogLevel=ERROR",
-            "-o",
-            "BatchMode=yes",
-            f"{getpass.getuser()}@127.0.0.1",
-        ]
+        return client(self.port, self.dir / f"key_{name}")
 
     def ssh_line(self, name: str) -> str:
         return shlex.join(self.ssh(name))

@@ -9,7 +9,6 @@ so the app sees only TERM (the remote command sets xterm-256color).
 
 from __future__ import annotations
 
-import getpass
 import os
 import shlex
 import shutil
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.e2e import FIXTURE, Tmux, play_one_turn, skirmish_command, wait_file
+from tests.support.ssh import client, free_port, keygen
 
 SSHD = "/usr/sbin/sshd"
 pytestmark = [
@@ -39,26 +39,16 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _keygen(path: Path) -> None:
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
-
-
 @pytest.fixture
 def sshd(tmp_path: Path) -> Iterator[tuple[int, Path]]:
     """A private sshd on 127.0.0.1:PORT that lets this user in with a fresh key."""
     d = tmp_path / "ssh"
     d.mkdir(mode=0o700)
-    _keygen(d / "host_key")
-    _keygen(d / "user_key")
+    keygen(d / "host_key")
+    keygen(d / "user_key")
     (d / "authorized_keys").write_text((d / "user_key.pub").read_text())
     os.chmod(d / "authorized_keys", 0o600)
-    port = _free_port()
+    port = free_port()
     config = d / "sshd_config"
     config.write_text(
         "\n".join(
@@ -111,26 +101,7 @@ def test_play_a_turn_over_ssh(tmp_path: Path, sshd: tuple[int, Path]) -> None:
         f"{shlex.quote(skirmish_command())} play {shlex.quote(FIXTURE)} --seed 5 "
         "--pace 0.05"
     )
-    ssh = [
-        "ssh",
-        "-tt",
-        "-p",
-        str(port),
-        "-i",
-        str(key),
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "LogLevel=ERROR",
-        "-o",
-        "BatchMode=yes",
-        f"{getpass.getuser()}@127.0.0.1",
-        remote,
-    ]
+    ssh = [*client(port, key), remote]
     cmd = f"{shlex.join(ssh)}; echo $? > {shlex.quote(str(status))}"
     tmux = Tmux(80, 24)
     try:
