@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ai.config import CONFIGS
 from ai.naive import NaivePolicy
 from ai.policy import Policy
 from ai.tactical import TacticalPolicy
@@ -33,7 +34,8 @@ from engine.state import Combatant
 MAX_ACTIONS_PER_TURN = 24
 """A turn's cap: more actions than any real turn takes (moves, attacks, minors, free ones)."""
 
-POLICIES = ("tactical", "naive")
+POLICIES = ("naive", *CONFIGS)
+"""Every policy name: the naive baseline and each named tactical configuration."""
 
 Apply = Callable[[Action, Decision | None], list[Logged]]
 PolicyFor = Callable[[Combatant], Policy | None]
@@ -44,9 +46,9 @@ def make_policy(name: str) -> Policy:
     """A fresh policy by name (one per side per fight: policies keep per-fight caches)."""
     if name == "naive":
         return NaivePolicy()
-    if name == "tactical":
-        return TacticalPolicy()
-    raise ValueError(f"unknown policy {name!r} (tactical or naive)")
+    if name in CONFIGS:
+        return TacticalPolicy(config=CONFIGS[name])
+    raise ValueError(f"unknown policy {name!r} (one of: {', '.join(POLICIES)})")
 
 
 @dataclass(frozen=True, slots=True)

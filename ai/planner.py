@@ -19,6 +19,7 @@ where the fight stands (`engine.progress`), so undo and resume can't mislead it.
 from __future__ import annotations
 
 from ai.attack_plans import MAX_CANDIDATES, attack_plans, attack_powers
+from ai.config import TOP_K, AIConfig
 from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
 from ai.memory import SideMemory
@@ -36,20 +37,19 @@ from engine.state import Combatant
 __all__ = ["MAX_CANDIDATES", "TOP_K", "Planner"]
 
 Square = tuple[int, int]
-TOP_K = 5
-"""End squares (best by position) from which ranged and area attacks are tried."""
 
 
 class Planner:
     """Generates and scores the candidate turns of one side's creatures (see the module
     docstring); keeps the side's memory."""
 
-    def __init__(self, *, top_k: int = TOP_K, flee: bool = False) -> None:
-        """`flee`: monsters (not minions, not player characters) break off when down to a
-        quarter of their hit points and come back at three quarters (Brogue's rule, whose
-        gap keeps them from flip-flopping)."""
-        self.top_k = top_k
-        self.flee = flee
+    def __init__(self, config: AIConfig | None = None) -> None:
+        """`config.flee`: monsters (not minions, not player characters) break off when down
+        to a quarter of their hit points and come back at three quarters (Brogue's rule,
+        whose gap keeps them from flip-flopping)."""
+        self.config = config or AIConfig()
+        self.top_k = self.config.top_k
+        self.flee = self.config.flee
         self.memory = SideMemory()
         self.last_options: list[Option] = []
         """The scored options of the last plan, best first (for tests and tuning)."""
@@ -78,7 +78,7 @@ class Planner:
         spent; `moves_only`: the first move of two found nothing to attack; `extras`: weigh
         the minor actions (sustains, attackless powers) that come before the rest."""
         self.memory.sync(enc)
-        ctx = Context(enc, c, weights_for(c), self.memory)
+        ctx = Context(enc, c, weights_for(c, self.config.exposure_scale), self.memory)
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
         stuck = ctx.f.b.flag(c, "cant_move")

@@ -79,8 +79,12 @@ def role_of(c: Combatant) -> str:
     return "soldier"
 
 
-def weights_for(c: Combatant) -> Weights:
+def weights_for(c: Combatant, exposure_scale: float = 1.0) -> Weights:
+    """The creature's weights; `exposure_scale` (`ai.config.AIConfig`) multiplies its
+    exposure weight."""
     w = ROLE_WEIGHTS[role_of(c)]
+    if exposure_scale != 1.0:
+        w = replace(w, exposure=w.exposure * exposure_scale)
     if c.creature.minion:  # minions are cheap: they trade themselves for damage
         w = replace(w, oa=w.oa * 0.5, exposure=w.exposure * 0.3)
     return w

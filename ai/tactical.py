@@ -17,15 +17,16 @@ from their powers. Opportunity attacks are taken when they can do any harm.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ai.config import AIConfig
 from ai.distances import DistanceCache, graph_of
 from ai.explain import action_text, summary
 from ai.forced import forced_choice
 from ai.memory import SideMemory
 from ai.plan import Option, budget
-from ai.planner import MAX_CANDIDATES, TOP_K, Planner
+from ai.planner import MAX_CANDIDATES, Planner
 from ai.policy import Choice
 from ai.roles import weights_for
 from ai.scoring import Context
@@ -89,10 +90,19 @@ class TacticalPolicy:
 
     name = "tactical"
 
-    def __init__(self, *, top_k: int = TOP_K, flee: bool = False) -> None:
-        """`flee`: monsters (not minions, not player characters) break off when badly hurt
-        (see `ai.planner.Planner`)."""
-        self.planner = Planner(top_k=top_k, flee=flee)
+    def __init__(
+        self, *, config: AIConfig | None = None, top_k: int | None = None, flee: bool | None = None
+    ) -> None:
+        """`config`: a named configuration (`ai.config`); `top_k` and `flee` override its
+        fields (`flee`: monsters break off when badly hurt, see `ai.planner.Planner`)."""
+        cfg = config or AIConfig()
+        if top_k is not None:
+            cfg = replace(cfg, top_k=top_k)
+        if flee is not None:
+            cfg = replace(cfg, flee=flee)
+        self.config = cfg
+        self.name = "tactical" if cfg.name == "tactical" else cfg.name
+        self.planner = Planner(cfg)
         self._point_turn: tuple[FightKey, str, int] | None = None
         self._plan: _Plan | None = None
 
@@ -236,7 +246,7 @@ class TacticalPolicy:
             for p in c.powers
         ):
             return None
-        ctx = Context(enc, c, weights_for(c), self.planner.memory)
+        ctx = Context(enc, c, weights_for(c, self.config.exposure_scale), self.planner.memory)
         for u in utilities(ctx):
             if u.kind in ("minor", "free") and enc.validate(u.action) is None:
                 return u.action

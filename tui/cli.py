@@ -74,10 +74,17 @@ def _content_errors(exc: BaseException) -> bool:
     return errors is not None and isinstance(exc, errors.ContentErrors)
 
 
+def _policy_names() -> tuple[str, ...]:
+    from ai.config import CONFIGS  # only when --policy is given: start-up imports nothing
+
+    return ("naive", *CONFIGS)
+
+
 def _policy_arg(text: str) -> tuple[str, str]:
     side, sep, name = text.partition("=")
-    if not sep or name not in ("tactical", "naive"):
-        raise argparse.ArgumentTypeError(f"expected SIDE=tactical|naive, got {text!r}")
+    names = _policy_names()
+    if not sep or name not in names:
+        raise argparse.ArgumentTypeError(f"expected SIDE=POLICY ({'|'.join(names)}), got {text!r}")
     return side, name
 
 
@@ -181,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_policy_arg,
         action="append",
         default=[],
-        metavar="SIDE=tactical|naive",
-        help="the AI that plays a side (default: tactical; repeatable)",
+        metavar="SIDE=POLICY",
+        help="the AI that plays a side: naive, or a tactical configuration (tactical, the "
+        "default; classic; exposure-x2; ...: docs/ai.md) (repeatable)",
     )
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"

@@ -1,0 +1,50 @@
+"""Named configurations of the tactical policy: the knobs a league compares and a GM picks.
+
+A configuration is everything that makes two tactical players differ: how much each side
+weighs its exposure at the end square (on top of the role weights of `ai.roles`), whether
+badly hurt monsters break off, how many end squares are tried for ranged and area attacks.
+`CONFIGS` names them; `ai.driver.make_policy` builds a policy from a name, so `skirmish sim
+--policy SIDE=NAME` and the league bench (`tests/benchmarks/bench_league.py`) use the same
+names.
+
+- `tactical`: the default; what `skirmish play` and `sim` use.
+- `classic`: the tactical policy's weights as they were when issue 15 was filed, kept as a
+  fixed reference to measure the default against.
+- `exposure-x2`, `exposure-x3`: `classic` weighing its exposure two and three times as much
+  (the patient copies that beat `classic` when the issue was filed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+TOP_K = 5
+"""End squares (best by position) from which ranged and area attacks are tried."""
+
+
+@dataclass(frozen=True, slots=True)
+class AIConfig:
+    name: str = "tactical"
+    exposure_scale: float = 1.0
+    """Multiplies every role's `exposure` weight (`ai.roles.Weights.exposure`)."""
+    flee: bool = False
+    """Monsters (not minions, not player characters) break off when badly hurt."""
+    top_k: int = TOP_K
+
+
+CLASSIC = AIConfig(name="classic")
+CONFIGS: dict[str, AIConfig] = {
+    "tactical": AIConfig(),
+    "classic": CLASSIC,
+    "exposure-x2": replace(CLASSIC, name="exposure-x2", exposure_scale=2.0),
+    "exposure-x3": replace(CLASSIC, name="exposure-x3", exposure_scale=3.0),
+}
+
+
+def config_named(name: str) -> AIConfig:
+    """The named configuration; ValueError naming the known ones otherwise."""
+    try:
+        return CONFIGS[name]
+    except KeyError:
+        known = ", ".join(sorted(CONFIGS))
+        raise ValueError(f"unknown AI configuration {name!r} (one of: {known})") from None
