@@ -8,7 +8,8 @@ the enemy it wants), a second wind. The best becomes a list of engine actions fe
 call; if the picture changes halfway (an opportunity attack knocked it prone, stopped its
 move, or a target fell), it plans again from where it is. Every action is checked with
 `Encounter.validate` before it is returned; a plan that the engine would refuse becomes
-`EndTurn`. The first action of a turn carries a `decision` event that explains the choice.
+`EndTurn`. Every plan, re-plans included, carries a `decision` event that explains it
+(`next_action`).
 
 Monster roles weight the score (`ai.roles`); player characters played by the AI get a role
 from their powers. Opportunity attacks are taken when they can do any harm.
@@ -22,7 +23,7 @@ from typing import Any
 
 from ai.config import AIConfig
 from ai.distances import DistanceCache, graph_of
-from ai.explain import action_text, summary
+from ai.explain import action_text, late_minor_text, recheck_flank, summary
 from ai.forced import forced_choice
 from ai.memory import SideMemory
 from ai.plan import Option, budget
@@ -31,7 +32,7 @@ from ai.policy import Choice
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.triggers import trigger_pays
-from ai.utility import utilities
+from ai.utility import Utility, utilities
 from engine.actions import (
     Action,
     EndTurn,
@@ -54,6 +55,7 @@ from engine.decisions import (
 from engine.effects import sustainable
 from engine.encounter import Encounter
 from engine.events import Decision
+from engine.movement import move_provocations, threatening
 from engine.progress import FightKey, fight_point
 from engine.state import Combatant
 
@@ -83,6 +85,13 @@ class _Plan:
     that action, and nothing else, was applied since (an undo, another action or a refusal
     means the picture changed: plan again)."""
     last: Action | None = None
+    provoked: tuple[str, ...] = ()
+    """Whose opportunity attacks its decision counted on."""
+    why: str = ""
+    """Why it stopped following the plan, when `_follow` knows (for the re-plan's text)."""
+    flank: str | None = None
+    """The target its decision said it flanks: checked again before the attack, since what
+    happened since (a minor action that made it invisible, say) may change the setup."""
 
 
 class TacticalPolicy:
@@ -105,6 +114,8 @@ class TacticalPolicy:
         self.planner = Planner(cfg)
         self._point_turn: tuple[FightKey, str, int] | None = None
         self._plan: _Plan | None = None
+        self._why: str | None = None
+        """The explanation of an action that is no step of a plan, set by `_follow`."""
 
     @property
     def memory(self) -> SideMemory:
@@ -147,6 +158,12 @@ class TacticalPolicy:
 
     # --- the turn ------------------------------------------------------------------------
     def next_action(self, enc: Encounter) -> Choice:
+        """The creature's next action. Each time it plans (the turn's first action, and every
+        re-plan: after standing up, after an action point, after a first move that found
+        nothing to attack, after the picture changed) the action carries a `decision` event
+        that explains the plan; so do the actions that are no step of a plan (a minor action
+        left at the end, spending an action point). The steps of a plan that go as planned
+        carry none: their plan's decision explains them (docs/ai.md, "Explanations")."""
         t0 = time.perf_counter()
         c = enc.current
         if c is None:
@@ -156,8 +173,11 @@ class TacticalPolicy:
         first = self.planner.begin(enc, c)
         plan = self._plan
         live = not first and plan is not None and self._went_on(enc, plan, key)
+        self._why = None
         act = self._follow(enc, c, plan) if live and plan is not None else None
         option: Option | None = None
+        refused = False
+        again = "" if first else self._again(enc, c, plan if live else None)
         if act is None:
             moves_only = live and plan is not None and self._moves_only(c, plan)
             option = self.planner.decide(enc, c, moves_only=moves_only)
@@ -166,15 +186,45 @@ class TacticalPolicy:
             plan = self._plan = self._compile(enc, c, option, key)
             act = self._follow(enc, c, plan)
             if act is None:
+                refused = bool(plan.steps)
                 act = EndTurn()
                 plan.index = len(plan.steps)
                 plan.replan_after = False
                 plan.point_checked = True
         assert plan is not None
         plan.records, plan.last = pt.records, act
-        if not first or option is None:
-            return Choice(act)
-        return Choice(act, self._decision(enc.battle, c, option, t0))
+        b = enc.battle
+        if option is not None:
+            if refused:
+                text = (
+                    f"{c.name} ends its turn: its plan ({action_text(b, option)}) is not possible"
+                )
+                return Choice(act, self._decision(b, c, option, t0, text))
+            return Choice(act, self._decision(b, c, option, t0, again=again))
+        if self._why is not None:  # an action that is no step of the plan
+            return Choice(act, self._decision(b, c, None, t0, self._why))
+        return Choice(act)
+
+    def _again(self, enc: Encounter, c: Combatant, plan: _Plan | None) -> str:
+        """Why the creature plans again in the middle of its turn, in a few words."""
+        if plan is None:
+            return "plans again: the fight changed"
+        if plan.why:
+            return plan.why
+        last = plan.last
+        if isinstance(last, StandUp):
+            return "back on its feet"
+        if isinstance(last, SpendActionPoint):
+            return "with its action point"
+        done = plan.index >= len(plan.steps)
+        if done and plan.moving:
+            return "after its first move"
+        if done:
+            return "plans again"
+        want = plan.at[plan.index]
+        if want is not None and c.pos != want:
+            return "plans again: its move was cut short"
+        return "plans again: its plan no longer works"
 
     @staticmethod
     def _went_on(enc: Encounter, plan: _Plan, key: tuple[FightKey, str, int]) -> bool:
@@ -188,20 +238,31 @@ class TacticalPolicy:
         square, so the second action can only be another move (or nothing)."""
         return plan.moving and plan.searched and plan.index == len(plan.steps) and c.pos == plan.end
 
-    def _decision(self, b: Battle, c: Combatant, option: Option, t0: float) -> Decision:
-        """The `decision` event of a turn's first action: the choice and the runners-up; its
-        `ms` is the whole decision since `t0`, building these texts included (issue 14)."""
+    def _decision(
+        self,
+        b: Battle,
+        c: Combatant,
+        option: Option | None,
+        t0: float,
+        text: str | None = None,
+        again: str = "",
+    ) -> Decision:
+        """The `decision` event of a plan (`option`): the choice and the runners-up; or, with
+        no option, of one action outside any plan, explained by `text`. Its `ms` is the whole
+        decision since `t0`, building these texts included (issue 14)."""
         cands = []
         seen: set[str] = set()
-        for o in self.last_options:
-            text = action_text(b, o)
-            if text in seen:
+        for o in self.last_options if option is not None else []:
+            line = action_text(b, o)
+            if line in seen:
                 continue
-            seen.add(text)
-            cands.append({"action": text, "score": round(o.score, 2)})
+            seen.add(line)
+            cands.append({"action": line, "score": round(o.score, 2)})
             if len(cands) >= MAX_CANDIDATES:
                 break
-        text = summary(b, c, option)
+        if text is None:
+            assert option is not None
+            text = summary(b, c, option, options=self.last_options, again=again)
         ms = (time.perf_counter() - t0) * 1000
         return Decision(c.id, self.name, text, tuple(cands), round(ms, 3))
 
@@ -216,7 +277,11 @@ class TacticalPolicy:
                 return None
             if enc.validate(step) is not None:
                 return None
+            if plan.index > 0 and isinstance(step, Move) and self._unforeseen(enc, c, step, plan):
+                return None
             plan.index += 1
+            if plan.flank is not None and isinstance(step, UsePower | FullAttack):
+                self._why = recheck_flank(enc.battle, c, step.power, plan.flank)
             if isinstance(step, SpendActionPoint):
                 plan.replan_after = True
             return step
@@ -224,18 +289,36 @@ class TacticalPolicy:
             return None
         if not plan.minor_checked:
             plan.minor_checked = True
-            act = self._late_minor(enc, c)
-            if act is not None:
-                return act
+            late = self._late_minor(enc, c)
+            if late is not None:
+                self._why = f"{c.name} {late_minor_text(enc.battle, c, late)}"
+                return late.action
         if not plan.point_checked:
             plan.point_checked = True
-            act = self._action_point(enc, c)
-            if act is not None:
+            point = self._action_point(enc, c)
+            if point is not None:
                 plan.replan_after = True
-                return act
+                self._why = f"{c.name} spends an action point: {action_text(enc.battle, point)}"
+                self._why += f" is worth another action (score {point.score:.1f})"
+                return SpendActionPoint()
         return EndTurn()
 
-    def _late_minor(self, enc: Encounter, c: Combatant) -> Action | None:
+    @staticmethod
+    def _unforeseen(enc: Encounter, c: Combatant, step: Move, plan: _Plan) -> bool:
+        """A later move of the plan (a double move's second, a hit and run's step away) now
+        provokes an enemy the plan did not count on: one that could not see it when it
+        planned (fog, darkness). Plan again, knowing it (`plan.why` says why)."""
+        b = enc.battle
+        path = [(p[0], p[1]) for p in step.path]
+        now = {e for _, e in move_provocations(b, c, path, step.mode, threatening(b, c))}
+        new = sorted(now - set(plan.provoked), key=lambda i: b[i].name)
+        if not new:
+            return False
+        names = " and ".join(b[i].name for i in new)
+        plan.why = f"plans again: {names} would now get an opportunity attack on its way"
+        return True
+
+    def _late_minor(self, enc: Encounter, c: Combatant) -> Utility | None:
         """A minor action left at the end of the turn, for an attackless power or a sustain
         that the move made possible (an ally now in range of a heal, allies now adjacent)."""
         b = enc.battle
@@ -249,10 +332,11 @@ class TacticalPolicy:
         ctx = Context(enc, c, weights_for(c, self.config.exposure_scale), self.planner.memory)
         for u in utilities(ctx):
             if u.kind in ("minor", "free") and enc.validate(u.action) is None:
-                return u.action
+                return u
         return None
 
-    def _action_point(self, enc: Encounter, c: Combatant) -> Action | None:
+    def _action_point(self, enc: Encounter, c: Combatant) -> Option | None:
+        """The attack an action point would buy, if it is worth one (weighed once a turn)."""
         b = enc.battle
         if c.action_points <= 0 or c.action_point_used or b.surprise_round:
             return None
@@ -266,7 +350,7 @@ class TacticalPolicy:
         self._point_turn = key
         option = self.planner.decide(enc, c, extra_standard=1, extras=False)
         if option.kind == "attack" and option.score >= 5.0:
-            return SpendActionPoint()
+            return option
         return None
 
     def _compile(
@@ -312,4 +396,6 @@ class TacticalPolicy:
             moving=o.kind == "move",
             searched=o.searched,
             end=pos if o.post is None else o.post.end,
+            provoked=o.provoked,
+            flank=o.hits[0].target if o.kind == "attack" and o.hits and o.hits[0].flank else None,
         )
