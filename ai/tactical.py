@@ -87,6 +87,8 @@ class _Plan:
     last: Action | None = None
     provoked: tuple[str, ...] = ()
     """Whose opportunity attacks its decision counted on."""
+    score: float = 0.0
+    """Its option's score."""
     why: str = ""
     """Why it stopped following the plan, when `_follow` knows (for the re-plan's text)."""
     flank: str | None = None
@@ -114,8 +116,9 @@ class TacticalPolicy:
         self.planner = Planner(cfg)
         self._point_turn: tuple[FightKey, str, int] | None = None
         self._plan: _Plan | None = None
-        self._why: str | None = None
-        """The explanation of an action that is no step of a plan, set by `_follow`."""
+        self._why: tuple[str, str, float] | None = None
+        """The explanation of an action that is no step of a plan (or whose plan's reasons
+        changed), set by `_follow`: the summary, the action as a candidate, its score."""
 
     @property
     def memory(self) -> SideMemory:
@@ -194,7 +197,7 @@ class TacticalPolicy:
         assert plan is not None
         plan.records, plan.last = pt.records, act
         b = enc.battle
-        if option is not None:
+        if option is not None and not (option.kind == "stay" and self._spent(b, c, first)):
             if refused:
                 text = (
                     f"{c.name} ends its turn: its plan ({action_text(b, option)}) is not possible"
@@ -202,8 +205,17 @@ class TacticalPolicy:
                 return Choice(act, self._decision(b, c, option, t0, text))
             return Choice(act, self._decision(b, c, option, t0, again=again))
         if self._why is not None:  # an action that is no step of the plan
-            return Choice(act, self._decision(b, c, None, t0, self._why))
+            text, line, score = self._why
+            return Choice(act, self._decision(b, c, None, t0, text, cand=(line, score)))
         return Choice(act)
+
+    @staticmethod
+    def _spent(b: Battle, c: Combatant, first: bool) -> bool:
+        """A re-plan with no move or standard action left: ending the turn needs no reason."""
+        if first:
+            return False
+        left = budget(b, c)
+        return not (left.move or left.standard)
 
     def _again(self, enc: Encounter, c: Combatant, plan: _Plan | None) -> str:
         """Why the creature plans again in the middle of its turn, in a few words."""
@@ -218,7 +230,7 @@ class TacticalPolicy:
             return "with its action point"
         done = plan.index >= len(plan.steps)
         if done and plan.moving:
-            return "after its first move"
+            return "after moving"
         if done:
             return "plans again"
         want = plan.at[plan.index]
@@ -246,11 +258,13 @@ class TacticalPolicy:
         t0: float,
         text: str | None = None,
         again: str = "",
+        cand: tuple[str, float] | None = None,
     ) -> Decision:
         """The `decision` event of a plan (`option`): the choice and the runners-up; or, with
-        no option, of one action outside any plan, explained by `text`. Its `ms` is the whole
+        no option, of one action outside any plan, explained by `text`, with `cand` (the
+        action as a candidate, its score) as the one candidate. Its `ms` is the whole
         decision since `t0`, building these texts included (issue 14)."""
-        cands = []
+        cands = [] if cand is None else [{"action": cand[0], "score": round(cand[1], 2)}]
         seen: set[str] = set()
         for o in self.last_options if option is not None else []:
             line = action_text(b, o)
@@ -281,7 +295,12 @@ class TacticalPolicy:
                 return None
             plan.index += 1
             if plan.flank is not None and isinstance(step, UsePower | FullAttack):
-                self._why = recheck_flank(enc.battle, c, step.power, plan.flank)
+                text = recheck_flank(enc.battle, c, step.power, plan.flank)
+                if text is not None:
+                    power = c.power(step.power)
+                    name = power.name if power is not None else step.power
+                    line = f"{name} -> {enc.battle[plan.flank].name}"
+                    self._why = (text, line, plan.score)
             if isinstance(step, SpendActionPoint):
                 plan.replan_after = True
             return step
@@ -291,15 +310,20 @@ class TacticalPolicy:
             plan.minor_checked = True
             late = self._late_minor(enc, c)
             if late is not None:
-                self._why = f"{c.name} {late_minor_text(enc.battle, c, late)}"
+                self._why = (
+                    f"{c.name} {late_minor_text(enc.battle, c, late)}",
+                    late.text,
+                    late.value,
+                )
                 return late.action
         if not plan.point_checked:
             plan.point_checked = True
             point = self._action_point(enc, c)
             if point is not None:
                 plan.replan_after = True
-                self._why = f"{c.name} spends an action point: {action_text(enc.battle, point)}"
-                self._why += f" is worth another action (score {point.score:.1f})"
+                line = action_text(enc.battle, point)
+                text = f"{c.name} spends an action point: {line} is worth another action"
+                self._why = (f"{text} (score {point.score:.1f})", line, point.score)
                 return SpendActionPoint()
         return EndTurn()
 
@@ -397,5 +421,6 @@ class TacticalPolicy:
             searched=o.searched,
             end=pos if o.post is None else o.post.end,
             provoked=o.provoked,
+            score=o.score,
             flank=o.hits[0].target if o.kind == "attack" and o.hits and o.hits[0].flank else None,
         )
