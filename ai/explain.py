@@ -282,7 +282,8 @@ def _on_hit(p: Power) -> str:
         return ""
     bits = [_effect_words(e) for e in out.effects if e.to == "target"]
     if out.forced is not None:
-        bits.append(f"{out.forced.kind}ed {out.forced.distance}")
+        moved = {"push": "pushed", "pull": "pulled", "slide": "slid"}[out.forced.kind]
+        bits.append(f"{moved} {out.forced.distance}")
     bits = [x for x in bits if x]
     return "on a hit " + ", ".join(bits) if bits else ""
 

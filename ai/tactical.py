@@ -89,6 +89,8 @@ class _Plan:
     """Whose opportunity attacks its decision counted on."""
     score: float = 0.0
     """Its option's score."""
+    option: Option | None = None
+    """The option it plays (for an explanation made again on the way)."""
     why: str = ""
     """Why it stopped following the plan, when `_follow` knows (for the re-plan's text)."""
     flank: str | None = None
@@ -327,20 +329,30 @@ class TacticalPolicy:
                 return SpendActionPoint()
         return EndTurn()
 
-    @staticmethod
-    def _unforeseen(enc: Encounter, c: Combatant, step: Move, plan: _Plan) -> bool:
-        """A later move of the plan (a double move's second, a hit and run's step away) now
-        provokes an enemy the plan did not count on: one that could not see it when it
-        planned (fog, darkness). Plan again, knowing it (`plan.why` says why)."""
+    def _unforeseen(self, enc: Encounter, c: Combatant, step: Move, plan: _Plan) -> bool:
+        """A move after the plan's first action, checked against the engine's opportunity
+        attacks now. One it did not count on (an enemy that could not see it when it planned:
+        fog, darkness): True, plan again knowing it (`plan.why` says why). One it counted on
+        that can't come now (a minor action made it invisible): the move goes on, explained
+        again without it (`_why`)."""
         b = enc.battle
         path = [(p[0], p[1]) for p in step.path]
-        now = {e for _, e in move_provocations(b, c, path, step.mode, threatening(b, c))}
+        threats = threatening(b, c)
+        now = {e for _, e in move_provocations(b, c, path, step.mode, threats)}
         new = sorted(now - set(plan.provoked), key=lambda i: b[i].name)
-        if not new:
-            return False
-        names = " and ".join(b[i].name for i in new)
-        plan.why = f"plans again: {names} would now get an opportunity attack on its way"
-        return True
+        if new:
+            names = " and ".join(b[i].name for i in new)
+            plan.why = f"plans again: {names} would now get an opportunity attack on its way"
+            return True
+        o = plan.option
+        gone = [i for i in plan.provoked if i not in threats]
+        if gone and o is not None and o.route is not None and tuple(o.route.path) == tuple(path):
+            o = replace(o, extras=(), provoked=tuple(i for i in o.provoked if i not in gone))
+            names = " and ".join(b[i].name for i in gone)
+            again = f"{names} can't take an opportunity attack on it now"
+            self._why = (summary(b, c, o, again=again), action_text(b, o), o.score)
+            plan.provoked = o.provoked
+        return False
 
     def _late_minor(self, enc: Encounter, c: Combatant) -> Utility | None:
         """A minor action left at the end of the turn, for an attackless power or a sustain
@@ -422,5 +434,6 @@ class TacticalPolicy:
             end=pos if o.post is None else o.post.end,
             provoked=o.provoked,
             score=o.score,
+            option=o,
             flank=o.hits[0].target if o.kind == "attack" and o.hits and o.hits[0].flank else None,
         )

@@ -10,6 +10,8 @@ next decision or the end of its turn (the decision's span):
 
 - "avoiding A's opportunity attack" is a lie if A's opportunity attack is then provoked;
 - a provoked opportunity attack that the decision did not name as "provoking" is unsaid;
+  "provoking A's opportunity attack" with no `provoke` by A after it is unmet (unless the
+  mover or A went down first);
 - "to flank T" is a lie if the next attack on T is not flanking;
 - "T is out of reach" is a lie if a logged candidate of the same decision attacks T;
 - "Power on T" is a lie if the creature's next attack uses another power or target;
@@ -55,7 +57,15 @@ ENCOUNTERS = (
 )
 """The bundled encounters audited (not `battle`, the 60x60 speed case), in turn."""
 
-LIES = ("avoiding", "unsaid_provoke", "to_flank", "out_of_reach", "attack", "unexplained")
+LIES = (
+    "avoiding",
+    "unsaid_provoke",
+    "unmet_provoke",
+    "to_flank",
+    "out_of_reach",
+    "attack",
+    "unexplained",
+)
 """The findings that fail the audit."""
 SQUARE = re.compile(r"\(\d+,\d+\)")
 BAD_POSSESSIVE = re.compile(r"[A-Za-z0-9]' ")
@@ -179,6 +189,14 @@ class _FightAudit:
         avoided = _clause(text, "avoiding ", "opportunit")
         provoking = _clause(text, "provoking ", "opportunit")
         said = _named(provoking, self.names) if provoking else set()
+        by = {e["by"] for e in provokes}
+        acted = any(
+            e["type"] == "action" and e["id"] == who and e["kind"] in ("move", "standard")
+            for e in span
+        )  # else a new decision took over before the move or the attack
+        for cid in sorted(said - by) if acted else ():
+            if not _dropped(span, who) and not _dropped(span, cid):
+                self.out.add("unmet_provoke", f"{where}  -> no provoke by {self.names[cid]}")
         for e in provokes:
             if avoided and e["by"] in _named(avoided, self.names):
                 self.out.add("avoiding", f"{where}  -> provokes {self.names[e['by']]}")
@@ -202,19 +220,25 @@ class _FightAudit:
                 if "->" in c["action"] and tid & _named(c["action"].split("->")[1], self.names):
                     self.out.add("out_of_reach", f"{where}  candidate: {c['action']}")
                     break
-        self._covers(where, text, span, attacks)
+        self._covers(who, where, text, span, attacks)
 
     def _covers(
-        self, where: str, text: str, span: list[dict[str, Any]], attacks: list[dict[str, Any]]
+        self,
+        who: str,
+        where: str,
+        text: str,
+        span: list[dict[str, Any]],
+        attacks: list[dict[str, Any]],
     ) -> None:
         """The actions in the span are the ones the decision describes."""
-        who_actions = [e for e in span if e["type"] == "action"]
+        who_actions = [e for e in span if e["type"] == "action" and e["id"] == who]
         standard = [e for e in who_actions if e["kind"] == "standard"]
         quiet = "no attack this turn" in text or "holds its position" in text
         if quiet and attacks:
             self.out.add("unexplained", f"{where}  -> attacks {self.names[attacks[0]['target']]}")
             return
-        if "stands up" in text and not any(e["name"] == "stand_up" for e in who_actions):
+        stood = any(e["name"] == "stand_up" for e in who_actions)
+        if "stands up" in text and not stood and not _dropped(span, who):
             self.out.add("unexplained", f"{where}  -> does not stand up")
         if "stands up" in text and standard:
             self.out.add("unexplained", f"{where}  -> {standard[0]['name']}")
@@ -231,6 +255,12 @@ class _FightAudit:
         counted = mine and re.search(r"\d+ all(y|ies)", text)
         if first["target"] not in named and not counted:
             self.out.add("attack", f"{where}  -> {power} on {self.names[first['target']]}")
+
+
+def _dropped(span: list[dict[str, Any]], who: str) -> bool:
+    """The creature went down in the span: what its plan still had to do can't happen."""
+    down = ("unconscious", "dying", "dead")
+    return any(e["type"] == "state" and e["id"] == who and e["state"] in down for e in span)
 
 
 def audit_fight(name: str, seed: int, out: Audit, *, ruleset: str | None = None) -> None:
