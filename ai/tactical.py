@@ -199,7 +199,8 @@ class TacticalPolicy:
         assert plan is not None
         plan.records, plan.last = pt.records, act
         b = enc.battle
-        if option is not None and not (option.kind == "stay" and self._spent(b, c, first)):
+        quiet = option is not None and option.kind == "stay" and not option.extras
+        if option is not None and not (quiet and self._spent(b, c, first)):
             if refused:
                 text = (
                     f"{c.name} ends its turn: its plan ({action_text(b, option)}) is not possible"
