@@ -161,7 +161,7 @@ def summary(
     if provoked:
         doing += f", provoking {_attacks_of(b, provoked)}"
     if o.post is not None:
-        after = _post(b, me, o)
+        after = post_text(b, me, o)
         act = f"{act}, {after}" if act else after
     # The minor actions come first: "Vessa sustains Gravity Well; walks 3 squares ...".
     clauses = [x for x in (pre, doing, act) if x]
@@ -220,7 +220,7 @@ def _flank_partner(b: Battle, me: Combatant, t: Combatant, at: Square) -> Combat
     return None
 
 
-def _post(b: Battle, me: Combatant, o: Option) -> str:
+def post_text(b: Battle, me: Combatant, o: Option) -> str:
     """The move after the attack (hit and run) or the second move of a double move."""
     assert o.post is not None
     verb = {"shift": "shifts", "withdraw": "withdraws"}.get(o.post.mode, "walks")
@@ -352,8 +352,8 @@ def _act(b: Battle, o: Option) -> str:
         damage = _expected(sum(h.expected for h in foes), p, effect)
         text += f"; {damage}" if damage else ""
         return text + (f"; {effect}" if effect else "")
-    h = o.hits[0]
-    text = f"{p.name} on {b[h.target].name}: {_odds(h.hit, h.expected, p)}"
-    if h.drop >= 0.05:
-        text += f", {100 * h.drop:.0f}% to drop"
-    return text
+    parts = []
+    for h in o.hits:  # one target, or each target of a power that picks several
+        part = f"{b[h.target].name}: {_odds(h.hit, h.expected, p)}"
+        parts.append(part + (f", {100 * h.drop:.0f}% to drop" if h.drop >= 0.05 else ""))
+    return f"{p.name} on " + "; and on ".join(parts)

@@ -18,12 +18,12 @@ from their powers. Opportunity attacks are taken when they can do any harm.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ai.config import AIConfig
 from ai.distances import DistanceCache, graph_of
-from ai.explain import action_text, late_minor_text, recheck_flank, summary
+from ai.explain import action_text, late_minor_text, post_text, recheck_flank, summary
 from ai.forced import forced_choice
 from ai.memory import SideMemory
 from ai.plan import Option, budget
@@ -87,6 +87,9 @@ class _Plan:
     last: Action | None = None
     provoked: tuple[str, ...] = ()
     """Whose opportunity attacks its decision counted on."""
+    expect: dict[int, frozenset[str]] = field(default_factory=dict)
+    """Step index -> whose opportunity attacks that later move provokes, as the engine saw
+    it when the plan was made."""
     score: float = 0.0
     """Its option's score."""
     option: Option | None = None
@@ -346,13 +349,18 @@ class TacticalPolicy:
             plan.why = f"plans again: {names} would now get an opportunity attack on its way"
             return True
         o = plan.option
-        gone = [i for i in plan.provoked if i not in threats]
-        if gone and o is not None and o.route is not None and tuple(o.route.path) == tuple(path):
-            o = replace(o, extras=(), provoked=tuple(i for i in o.provoked if i not in gone))
-            names = " and ".join(b[i].name for i in gone)
-            again = f"{names} can't take an opportunity attack on it now"
-            self._why = (summary(b, c, o, again=again), action_text(b, o), o.score)
-            plan.provoked = o.provoked
+        gone = sorted(plan.expect.get(plan.index, frozenset()) - now)
+        if not gone or o is None:
+            return False
+        names = " and ".join(b[i].name for i in gone)
+        again = f"{names} no longer gets an opportunity attack on its way"
+        o = replace(o, extras=(), provoked=tuple(i for i in o.provoked if i not in gone))
+        if o.post is not None and tuple(o.post.path) == tuple(path):
+            text = f"{c.name} ({again}) {post_text(b, c, o).removeprefix('then ')}"
+        else:
+            text = summary(b, c, o, again=again)
+        self._why = (text, action_text(b, o), o.score)
+        plan.provoked = o.provoked
         return False
 
     def _late_minor(self, enc: Encounter, c: Combatant) -> Utility | None:
@@ -425,6 +433,13 @@ class TacticalPolicy:
         if o.post is not None:
             steps.append(Move(o.post.path, o.post.mode))
             at.append(pos)
+        b = enc.battle
+        threats = threatening(b, c) if o.provoked else {}
+        expect = {
+            i: frozenset(e for _, e in move_provocations(b, c, list(s.path), s.mode, threats))
+            for i, s in enumerate(steps)
+            if i > 0 and isinstance(s, Move) and threats
+        }
         return _Plan(
             key,
             steps,
@@ -434,6 +449,7 @@ class TacticalPolicy:
             searched=o.searched,
             end=pos if o.post is None else o.post.end,
             provoked=o.provoked,
+            expect=expect,
             score=o.score,
             option=o,
             flank=o.hits[0].target if o.kind == "attack" and o.hits and o.hits[0].flank else None,

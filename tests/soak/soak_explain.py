@@ -11,7 +11,8 @@ next decision or the end of its turn (the decision's span):
 - "avoiding A's opportunity attack" is a lie if A's opportunity attack is then provoked;
 - a provoked opportunity attack that the decision did not name as "provoking" is unsaid;
   "provoking A's opportunity attack" with no `provoke` by A after it is unmet (unless the
-  mover or A went down first);
+  mover or A went down first, or a new decision of the mover took over: a re-plan, or the
+  plan explained again, says what changed);
 - "to flank T" is a lie if the next attack on T is not flanking;
 - "T is out of reach" is a lie if a logged candidate of the same decision attacks T;
 - "Power on T" is a lie if the creature's next attack uses another power or target;
@@ -163,21 +164,23 @@ class _FightAudit:
                 if turn not in current:
                     self.out.add("no_decision", f"{self.tag} #{ev['seq']}: {ev['name']}")
 
-    def _span(self, i: int, who: str) -> list[dict[str, Any]]:
-        """The events a decision of `who` at index `i` explains."""
-        span = []
+    def _span(self, i: int, who: str) -> tuple[list[dict[str, Any]], bool]:
+        """The events a decision of `who` at index `i` explains, and whether a new decision
+        of `who` took over before the end of its turn (a re-plan, or the plan explained
+        again: what it had still to do is the new decision's to say)."""
+        span: list[dict[str, Any]] = []
         for ev in self.events[i + 1 :]:
             t = ev["type"]
-            if (t == "decision" and ev["id"] == who) or (t == "turn_end" and ev["id"] == who):
-                break
-            if t in ("turn_start", "encounter_end"):
+            if t == "decision" and ev["id"] == who:
+                return span, True
+            if (t == "turn_end" and ev["id"] == who) or t in ("turn_start", "encounter_end"):
                 break
             span.append(ev)
-        return span
+        return span, False
 
     def _decision(self, i: int, d: dict[str, Any]) -> None:
         who, text = d["id"], d["summary"]
-        span = self._span(i, who)
+        span, superseded = self._span(i, who)
         where = f"{self.tag} #{d['seq']} {text}"
         if SQUARE.search(text):
             self.out.add("square", where)
@@ -190,11 +193,7 @@ class _FightAudit:
         provoking = _clause(text, "provoking ", "opportunit")
         said = _named(provoking, self.names) if provoking else set()
         by = {e["by"] for e in provokes}
-        acted = any(
-            e["type"] == "action" and e["id"] == who and e["kind"] in ("move", "standard")
-            for e in span
-        )  # else a new decision took over before the move or the attack
-        for cid in sorted(said - by) if acted else ():
+        for cid in sorted(said - by) if not superseded else ():
             if not _dropped(span, who) and not _dropped(span, cid):
                 self.out.add("unmet_provoke", f"{where}  -> no provoke by {self.names[cid]}")
         for e in provokes:
