@@ -162,3 +162,22 @@ def test_holding_with_an_attack_in_reach_says_what_the_attack_scored(build: Any)
     assert "holding scores -1.0, more than its best attack, Chilling Touch on Hero" in text
     text = summary(b, me, stay, options=[stay])
     assert "(Hero is out of reach)" in text
+
+
+def test_the_log_pane_names_the_creature_once() -> None:
+    from engine.events import Decision
+    from tui.logtext import LogFormatter, Names
+
+    fmt = LogFormatter(Names({"g": "Goblin"}))
+    new = Decision("g", "tactical", "Goblin walks 2 squares toward Brom", (), 1.0)
+    old = Decision("g", "tactical", "walks 2 squares toward Brom", (), 1.0)
+    assert event_text_of(fmt, new) == "AI: Goblin walks 2 squares toward Brom"
+    assert event_text_of(fmt, old) == "AI Goblin: walks 2 squares toward Brom"
+
+
+def event_text_of(fmt: Any, ev: Any) -> str:
+    from tui.eventtext import event_text
+
+    text = event_text(fmt, ev)
+    assert text is not None and text[0] == "ai"
+    return str(text[1])
