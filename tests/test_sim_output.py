@@ -56,3 +56,15 @@ def test_sim_json_records_how_to_reproduce_it(capsys: pytest.CaptureFixture[str]
     again = json.loads(capsys.readouterr().out)
     assert again["wins"] == first["wins"] and again["mean_rounds"] == first["mean_rounds"]
     assert again["reproduce"] == rep
+
+
+def test_progress_redraws_at_most_ten_times_a_second_and_always_at_the_end() -> None:
+    """Fights that end faster than the eye can see don't each cost a terminal write."""
+    out = io.StringIO()
+    t = iter([0.0, 0.01, 0.02, 0.15, 0.16, 0.17])
+    tick = progress(5, out, now=lambda: next(t))
+    for done in range(1, 6):
+        tick(done)
+    draws = out.getvalue().split("\r")[1:]
+    assert [d.split("]")[1].split()[0] for d in draws] == ["1/5", "3/5", "5/5"]
+    assert "done" in draws[-1]
