@@ -256,20 +256,22 @@ def run_many(
 ) -> list[RunResult]:
     """Play every job, in `workers` processes; results in job order whatever `workers` is.
     Ctrl-C raises `Interrupted` (carrying the fights that finished) once no worker is left."""
-    keys = sorted({(j.source, j.ruleset) for j in jobs}, key=lambda k: (k[0], k[1] or ""))
-    content = {k: _loaded(*k) for k in keys}
     frozen = len(jobs) >= 10
-    if frozen:
-        for loaded in content.values():  # load and warm up once here: workers inherit it
-            prewarm(loaded)
-        # What exists now lives for the whole run: keep the collector from rescanning it
-        # (and, with fork, from touching the pages the workers share).
-        gc.collect()
-        gc.freeze()
     try:
+        keys = sorted({(j.source, j.ruleset) for j in jobs}, key=lambda k: (k[0], k[1] or ""))
+        content = {k: _loaded(*k) for k in keys}
+        if frozen:
+            for loaded in content.values():  # load and warm up once here: workers inherit it
+                prewarm(loaded)
+            # What exists now lives for the whole run: keep the collector from rescanning it
+            # (and, with fork, from touching the pages the workers share).
+            gc.collect()
+            gc.freeze()
         if workers <= 1 or len(jobs) <= 1:
             return _run_here(jobs, progress)
         return _run_pool(jobs, workers, content, progress)
+    except KeyboardInterrupt:  # before any fight (loading, warming up, starting workers)
+        raise Interrupted([], len(jobs)) from None
     finally:
         if frozen:
             gc.unfreeze()
@@ -318,7 +320,10 @@ def _run_pool(
 
 
 def default_jobs() -> int:
-    return max(1, os.cpu_count() or 1)
+    """One worker per core this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count()
+    return max(1, cores or 1)
 
 
 # --- summary -----------------------------------------------------------------------------

@@ -261,3 +261,18 @@ def test_sim_ctrl_c_prints_one_line_and_the_partial_summary(
     assert err == "skirmish sim: interrupted after 3 of 10 fights\n"
     s = json.loads(out)
     assert s["runs"] == 3 and s["interrupted"] is True and s["reproduce"]["runs"] == 10
+
+
+def test_ctrl_c_before_any_fight_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while the content is still warming up: nothing to sum up, one line, 130."""
+    import ai.sim
+
+    def interrupted(loaded: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ai.sim, "prewarm", interrupted)
+    code = main(["sim", "mirror", "--runs", "12", "--jobs", "2"])
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (130, "", "skirmish sim: interrupted after 0 of 12 fights\n")
