@@ -285,6 +285,7 @@ def _run_here(jobs: list[Job], progress: Callable[[int], None] | None) -> list[R
             if progress:
                 progress(len(results))
     except KeyboardInterrupt:
+        _drop_unfinished_logs(jobs)
         raise Interrupted(results, len(jobs)) from None
     return results
 
