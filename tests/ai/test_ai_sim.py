@@ -220,12 +220,13 @@ def test_chunks_keep_every_job_in_order_in_small_tasks() -> None:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_ctrl_c_stops_the_run_with_the_fights_that_finished(workers: int) -> None:
+def test_ctrl_c_stops_the_run_with_the_fights_that_finished(workers: int, tmp_path: Path) -> None:
     """Ctrl-C (a KeyboardInterrupt in the parent) ends `run_many` with `Interrupted`, carrying
-    the finished fights in job order, and no worker process left running."""
+    the finished fights in job order, with no worker process left running and no log cut
+    short (each finished fight has its whole log; no temporary file is left)."""
     import multiprocessing
 
-    jobs = [Job("mirror", i, 40 + i, {}, None, None) for i in range(40)]
+    jobs = [Job("mirror", i, 40 + i, {}, None, str(tmp_path)) for i in range(40)]
     seen: list[int] = []
 
     def tick(done: int) -> None:
@@ -240,6 +241,12 @@ def test_ctrl_c_stops_the_run_with_the_fights_that_finished(workers: int) -> Non
     assert [r.index for r in got] == sorted(r.index for r in got)
     assert str(caught.value) == f"interrupted after {len(got)} of 40 fights"
     assert multiprocessing.active_children() == []
+    names = {p.name for p in tmp_path.iterdir()}
+    assert not [n for n in names if n.endswith(".tmp")]
+    assert {f"run-{r.index:04d}-seed-{r.seed}.jsonl" for r in got} <= names
+    for r in got:
+        lines = (tmp_path / f"run-{r.index:04d}-seed-{r.seed}.jsonl").read_text().splitlines()
+        assert json.loads(lines[-1])["type"] == "encounter_end"
     again = run_many([jobs[r.index] for r in got], 1)  # the same fights, the same results
     assert [(r.winner, r.rounds) for r in again] == [(r.winner, r.rounds) for r in got]
 
