@@ -185,7 +185,8 @@ def test_decision_ms_counts_every_policy_call_not_only_first_plans(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 14: `decision_ms` (and so `skirmish sim --json`'s percentiles) holds one time per
-    `next_action` call, replans and action points included: more than the decision events."""
+    `next_action` call, replans and action points included, whether or not it logged a
+    decision event."""
     import ai.sim
 
     calls = [0]
@@ -205,7 +206,7 @@ def test_decision_ms_counts_every_policy_call_not_only_first_plans(
     monkeypatch.setattr(ai.sim, "make_policy", counting)
     enc, result = play(load_encounter("default"), 3, {})
     events = sum(1 for lg in enc.log if lg.type == "decision")
-    assert len(result.decision_ms) == calls[0] > events
+    assert len(result.decision_ms) == calls[0] >= events  # (182 calls, 63 events today)
     assert all(ms >= 0.0 for ms in result.decision_ms)
 
 
