@@ -28,6 +28,7 @@ Run from the repository root: `.venv/bin/python -m tests.benchmarks.bench_tui [-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import pty
@@ -98,10 +99,22 @@ class App:
         return end - start
 
     def close(self) -> None:
-        try:
+        """SIGTERM, reading what the app still writes until it is gone: an app the AI plays
+        on has frames to write, and blocked on a full terminal it could never exit. SIGKILL
+        if it is not gone in 10 s."""
+        with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGTERM)
-            os.waitpid(self.pid, 0)
-        except OSError:
+        deadline = time.perf_counter() + 10.0
+        try:
+            while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+                if time.perf_counter() > deadline:
+                    os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
+                    break
+                if select.select([self.fd], [], [], 0.05)[0]:
+                    with contextlib.suppress(OSError):
+                        os.read(self.fd, 65536)
+        except ChildProcessError:
             pass
         os.close(self.fd)
 
