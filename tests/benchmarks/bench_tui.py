@@ -59,6 +59,9 @@ class App:
             env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor")
             env.setdefault("SKIRMISH_DATA_DIR", DATA_DIR)
             env.pop("NO_COLOR", None)
+            # as installed: from bytecode caches (written by the first launch if missing), not
+            # compiled from source at every start
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
             os.execve(argv[0], argv, env)
         self.pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
