@@ -61,6 +61,20 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked (`importlib.metadata`
+    would cost about 20 ms at every start, the app's first frame included)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings, dest, default=argparse.SUPPRESS, nargs=0, help="show the version"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"skirmish {_version()}")
+        parser.exit()
+
+
 def _import_content_errors() -> None:
     """Bind the module's `ContentErrors` (cmd_sim names it) only for the commands that load
     content anyway."""
@@ -134,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--version", action="version", version=f"skirmish {_version()}")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play an encounter in the app")
