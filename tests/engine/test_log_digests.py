@@ -33,5 +33,7 @@ SAMPLE = ALL[:6] + OTHER_RULESETS + [c for c in ALL if c[0] == "default"][::7]
 
 
 @pytest.mark.parametrize("case", SAMPLE, ids=[LD.key(*c) for c in SAMPLE])
-def test_same_seed_same_log_as_before_the_speed_work(case: tuple) -> None:  # type: ignore[type-arg]
+def test_same_seed_same_log_as_before_the_speed_work(
+    case: tuple[str, str | None, dict[str, str], int],
+) -> None:
     assert LD.digest(*case) == WANT[LD.key(*case)]
