@@ -15,6 +15,7 @@ from engine.content.schema import Power
 from engine.decisions import Question
 from engine.encounter import Encounter
 from engine.grid import Terrain, cheapest_path, distance
+from engine.powers import usable_refusal
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -33,6 +34,11 @@ def basic_powers(c: Combatant) -> list[Power]:
 
 class NaivePolicy:
     name = "naive"
+
+    def __init__(self) -> None:
+        self._basics: dict[str, tuple[tuple[Power, ...], list[Power]]] = {}
+        """`basic_powers` by creature, with the powers tuple it was read from (a creature's
+        powers never change in a fight; a new fight's creature of the same id has its own)."""
 
     def answer(self, enc: Encounter, question: Question[Any]) -> Any:
         return question.default()  # as the AutoDecider: no thought
@@ -81,9 +87,21 @@ class NaivePolicy:
                 return Move((c.pos, sq), "walk")
         return None
 
+    def _basic(self, c: Combatant) -> list[Power]:
+        hit = self._basics.get(c.id)
+        if hit is None or hit[0] is not c.powers:
+            hit = (c.powers, basic_powers(c))
+            self._basics[c.id] = hit
+        return hit[1]
+
     def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
-        for power, refusal in enc.power_refusals():
-            if refusal is not None or power not in basic_powers(c):
+        """The first basic power (in the creature's order) that `Encounter.power_refusals`
+        would pass, on its nearest target; only the basic powers are asked about."""
+        b = enc.battle
+        for power in self._basic(c):
+            if usable_refusal(b, c, power) is not None:
+                continue
+            if power.action in ("standard", "move", "minor") and not enc.can_spend(power.action):
                 continue
             targets = enc.targets(power.id)
             if not targets:
