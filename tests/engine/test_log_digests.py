@@ -29,7 +29,8 @@ LD = _script()
 WANT = json.loads(LD.FIXTURE.read_text())
 ALL = LD.cases()
 OTHER_RULESETS = [c for c in ALL if c[1] is not None][::10]
-SAMPLE = ALL[:6] + OTHER_RULESETS + [c for c in ALL if c[0] == "default"][::7]
+BUNDLED = [c for c in ALL if c[0] in LD.OTHERS and c[3] == 5000]
+SAMPLE = ALL[:6] + OTHER_RULESETS + [c for c in ALL if c[0] == "default"][::7] + BUNDLED
 
 
 @pytest.mark.parametrize("case", SAMPLE, ids=[LD.key(*c) for c in SAMPLE])

@@ -24,10 +24,21 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "engine" / "fixtures" / "log_digests.json"
 NAIVE = {"party": "naive", "monsters": "naive"}
+OTHERS = (
+    "ambush",
+    "battle",
+    "chasm",
+    "crossroads-4srd",
+    "fog",
+    "goblin-hall",
+    "keep-d20",
+    "mirror",
+)
 
 
 def cases() -> list[tuple[str, str | None, dict[str, str], int]]:
-    """The brawl (naive, every ruleset), the default fight (tactical, and naive)."""
+    """The brawl (naive, every ruleset), the default fight (tactical, and naive), and every
+    other bundled fight (both)."""
     out: list[tuple[str, str | None, dict[str, str], int]] = []
     for seed in range(60):
         out.append(("brawl", None, NAIVE, 1000 + seed))
@@ -38,6 +49,11 @@ def cases() -> list[tuple[str, str | None, dict[str, str], int]]:
         out.append(("default", None, NAIVE, 3000 + seed))
     for seed in range(8):
         out.append(("default", None, {}, 4000 + seed))
+    for name in OTHERS:  # every bundled fight: large creatures, terrain, triggers, rulesets
+        for seed in range(4):
+            out.append((name, None, NAIVE, 5000 + seed))
+        for seed in range(2):
+            out.append((name, None, {}, 6000 + seed))
     return out
 
 
