@@ -131,10 +131,24 @@ class NaivePolicy:
             return None
         occ = b.occupancy()
         for enemy in enemies[:3]:
-            goal = min(reach, key=lambda sq: (distance(b.squares(enemy), ((sq),)), reach[sq], sq))
+            goal = _nearest(b.squares(enemy), reach)
             if distance(b.squares(enemy), (goal,)) >= self._dist(enc, c, enemy.id):
                 continue
             found = cheapest_path(b.map, c.pos, goal, c.id, c.side, c.size, occ)
             if found is not None:
                 return Move(tuple(found[0]), "walk")
         return None
+
+
+def _nearest(theirs: tuple[Square, ...], reach: dict[Square, int]) -> Square:
+    """The square of `reach` nearest `theirs`, then the cheapest, then the least: the min
+    of (distance, cost, square) (one tuple per square: this runs for every approach)."""
+    if len(theirs) == 1:
+        (ex, ey) = theirs[0]
+        best = min(
+            (max(x - ex if x >= ex else ex - x, y - ey if y >= ey else ey - y), cost, (x, y))
+            for (x, y), cost in reach.items()
+        )
+    else:
+        best = min((distance(theirs, (sq,)), cost, sq) for sq, cost in reach.items())
+    return best[2]

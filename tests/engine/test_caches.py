@@ -9,7 +9,7 @@ than one square among them (`keep-d20`'s ogre), and random creatures for the rul
   against the uncached `_attack_modifiers` / `_defense`;
 - the naive policy's basic powers per creature against `basic_powers`;
 - an attack's setup (which reads each creature's conditions once) against the same setup
-  with every cache emptied first.
+  with every cache emptied first, and flanking's early out against the set of flank sides.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from engine.content.loader import LoadedEncounter, load_encounter
 from engine.content.schema import Creature
 from engine.effects import end
 from engine.encounter import Encounter
+from engine.flanking import flank_sides, flanking, side_of
+from engine.grid import adjacent
 from engine.rulesets import get_ruleset, ruleset_names
 from tests.support.helpers import NAIVE, put_effect
 
@@ -130,6 +132,12 @@ def test_property_attack_setup_with_warm_caches_equals_cold(
             b._cond_cache, b.memo = {}, {}
             cold = attacks.setup(b, c, t, power, weapon)
             assert warm == cold, (c.id, power.id, t.id)
+    for t in list(b.enemies_of(c)):  # the early-out flanking test against the sides' set
+        mine = side_of(c.pos, c.size, t.pos, t.size)
+        sides = flank_sides(b, c, t)
+        near = adjacent(b.squares(c), b.squares(t)) and b.can_react(c)
+        assert flanking(b, c, t) == (near and mine in sides)
+        assert flanking(b, c, t, sides=sides) == flanking(b, c, t)
 
 
 ABILITY = st.integers(3, 22)
