@@ -3,8 +3,9 @@ over random states: fights of every ruleset cut anywhere (an undo or a resume is
 `Encounter.replay` of the first records), with conditions added and removed, creatures larger
 than one square among them (`keep-d20`'s ogre), and random creatures for the ruleset memos.
 
-- `Battle._conditions` (conditions and flags, cached until an effect, a hit point state,
-  surprise or having acted changes) against an empty cache;
+- `Battle._conditions` (conditions and flags, cached until an effect on the creature, its hit
+  point state, surprise or having acted changes) against an empty cache, and the effect
+  table's per-creature versions it keys on, whatever changes the table;
 - the ruleset's attack-bonus and defense memos, shared by every fight of a ruleset class,
   against the uncached `_attack_modifiers` / `_defense`;
 - the naive policy's basic powers per creature against `basic_powers`;
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 from ai.naive import NaivePolicy, basic_powers
 from ai.sim import play
 from engine import attacks
+from engine.battle import EffectTable
 from engine.conditions import CONDITION_NAMES
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.content.schema import Creature
@@ -32,6 +34,7 @@ from engine.encounter import Encounter
 from engine.flanking import flank_sides, flanking, side_of
 from engine.grid import adjacent
 from engine.rulesets import get_ruleset, ruleset_names
+from engine.state import ActiveEffect
 from tests.support.helpers import NAIVE, put_effect
 
 FIGHTS = ("default", "keep-d20", "brawl")
@@ -216,3 +219,48 @@ def test_property_naive_basic_powers_cache_equals_uncached(name: str, seed: int)
     for c in enc.battle.combatants.values():
         assert policy._basic(c) == basic_powers(c)
         assert policy._basic(c) is policy._basic(c)
+
+
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["set", "del", "pop", "popitem", "clear", "update", "setdefault"]),
+        st.sampled_from(["e1", "e2", "e3", "e4"]),
+        st.sampled_from(["a", "b", "c"]),
+    ),
+    max_size=20,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ops=OPS)
+def test_property_effect_table_versions_move_with_each_targets_effects(
+    ops: list[tuple[str, str, str]],
+) -> None:
+    """The conditions cache keys on `EffectTable.target_version`: whenever the effects on a
+    creature change, whatever dict method changed them, its version moves."""
+    table = EffectTable()
+
+    def on(target: str) -> list[tuple[str, int]]:
+        return sorted((k, id(e)) for k, e in table.items() if e.target == target)
+
+    for op, key, target in ops:
+        before = {t: (on(t), table.target_version.get(t, 0)) for t in "abc"}
+        eff = ActiveEffect(key, "x", target, None, None, "save_ends")
+        if op == "set":
+            table[key] = eff
+        elif op == "del" and key in table:
+            del table[key]
+        elif op == "pop":
+            table.pop(key, None)
+        elif op == "popitem" and table:
+            table.popitem()
+        elif op == "clear":
+            table.clear()
+        elif op == "update":
+            table.update({key: eff})
+        elif op == "setdefault":
+            table.setdefault(key, eff)
+        for t in "abc":
+            effects, version = before[t]
+            if on(t) != effects:
+                assert table.target_version.get(t, 0) > version, (op, key, t)
