@@ -10,7 +10,8 @@ than one square among them (`keep-d20`'s ogre), and random creatures for the rul
   against the uncached `_attack_modifiers` / `_defense`;
 - the naive policy's basic powers per creature against `basic_powers`;
 - an attack's setup (which reads each creature's conditions once) against the same setup
-  with every cache emptied first, and flanking's early out against the set of flank sides.
+  with every cache emptied first; flanking's early out against the set of flank sides, and
+  the enemy targets' fast path against the general rule.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from engine.content.schema import Creature
 from engine.effects import end
 from engine.encounter import Encounter
 from engine.flanking import flank_sides, flanking, side_of
-from engine.grid import adjacent
+from engine.grid import adjacent, distance, line_of_effect
+from engine.powers import eligible, power_range, targets_for
 from engine.rulesets import get_ruleset, ruleset_names
 from engine.state import ActiveEffect
 from tests.support.helpers import NAIVE, put_effect
@@ -135,11 +137,28 @@ def test_property_attack_setup_with_warm_caches_equals_cold(
             b._cond_cache, b.memo = {}, {}
             cold = attacks.setup(b, c, t, power, weapon)
             assert warm == cold, (c.id, power.id, t.id)
+    for power in c.powers:  # targets_for's fast path for enemy powers, against the rule
+        if power.kind in ("personal", "close", "area") or power.target == "self":
+            continue
+        rng, mine = power_range(c, power), b.squares(c)
+        want = [
+            o.id
+            for o in b.living()
+            if eligible(b, c, o, power)
+            and (
+                o.id == c.id
+                or (
+                    distance(mine, b.squares(o)) <= rng
+                    and line_of_effect(b.map, mine, b.squares(o))
+                )
+            )
+        ]
+        assert targets_for(b, c, power) == want, power.id
     for t in list(b.enemies_of(c)):  # the early-out flanking test against the sides' set
-        mine = side_of(c.pos, c.size, t.pos, t.size)
+        facing = side_of(c.pos, c.size, t.pos, t.size)
         sides = flank_sides(b, c, t)
         near = adjacent(b.squares(c), b.squares(t)) and b.can_react(c)
-        assert flanking(b, c, t) == (near and mine in sides)
+        assert flanking(b, c, t) == (near and facing in sides)
         assert flanking(b, c, t, sides=sides) == flanking(b, c, t)
 
 
