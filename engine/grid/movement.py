@@ -168,6 +168,9 @@ def end_squares(
 ) -> list[Square]:
     """The positions of a reach map where the mover may end its move, in sorted order."""
     occ = as_occupancy(occupancy)
+    if size == 1:  # `endable` inlined for the common case (every move search)
+        at = occ.by_square.get
+        return sorted(sq for sq in reach if at(sq) in (None, mover_id))
     return sorted(sq for sq in reach if endable(sq, mover_id, occ, size))
 
 
