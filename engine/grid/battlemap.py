@@ -1,10 +1,11 @@
 """The battle map: terrain of every square, plus the movement graph and per-map caches.
 
-A `BattleMap` is immutable once built. Everything derived from terrain alone (the networkx
-movement graph, flat lookup arrays for the line tests, memoized cover and threat results) is
-computed at most once per map and kept on it, because the engine and the AI ask the same
-geometric questions thousands of times per encounter. Creatures are never stored here: they
-are passed into each query (see `occupancy`), so a map can be shared by many game states.
+A `BattleMap` is immutable once built. Everything derived from terrain alone (the movement
+graph's adjacency, the networkx graph for callers that ask for it, flat lookup arrays for the
+line tests, memoized cover and threat results) is computed at most once per map and kept on
+it, because the engine and the AI ask the same geometric questions thousands of times per
+encounter. Creatures are never stored here: they are passed into each query (see
+`occupancy`), so a map can be shared by many game states.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ class BattleMap:
             if not self._move_block[i]
         }
         self._graph: nx.Graph | None = None
-        # The graph's adjacency as sorted tuples, derived from `graph` by `movement.adjacency`.
+        # The graph's adjacency as sorted tuples (`nbrs`), which every search reads.
         self._nbrs: dict[Square, tuple[Square, ...]] | None = None
         # Terrain-only line masks per (from square, to square), and terrain-only cover level
         # per (attacker squares, target squares): see `engine.grid.sight`.
@@ -164,22 +165,51 @@ class BattleMap:
             self._graph = _build_graph(self)
         return self._graph
 
+    @property
+    def nbrs(self) -> dict[Square, tuple[Square, ...]]:
+        """The movement graph's adjacency, square -> its neighbours in sorted order, built on
+        first use and then kept (read-only for callers; see `_build_adjacency`)."""
+        if self._nbrs is None:
+            self._nbrs = _build_adjacency(self)
+        return self._nbrs
+
+
+_SORTED_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+"""The 8 one-square moves in the order of the squares they reach (x first, then y)."""
+
+
+def _build_adjacency(bmap: BattleMap) -> dict[Square, tuple[Square, ...]]:
+    """Square -> the squares one step away, sorted: exactly the networkx graph's adjacency
+    (`graph`), computed without it. The searches read only this, so a big map never pays
+    for the networkx graph (on 200x200 it held about 40 MB). Every neighbour is the very
+    tuple that keys `_entry_cost`, so the adjacency adds no square objects of its own."""
+    cost = bmap._entry_cost
+    width, height = bmap.width, bmap.height
+    canon: list[Square | None] = [None] * (width * height)
+    for sq in cost:
+        canon[sq[1] * width + sq[0]] = sq
+    out: dict[Square, tuple[Square, ...]] = {}
+    for sq in cost:
+        x, y = sq
+        vs = []
+        for dx, dy in _SORTED_STEPS:
+            nx_, ny = x + dx, y + dy
+            if not (0 <= nx_ < width and 0 <= ny < height):
+                continue
+            v = canon[ny * width + nx_]
+            if v is None:
+                continue
+            # A diagonal step may not cut the corner of a square that blocks movement.
+            if dx and dy and (canon[y * width + nx_] is None or canon[ny * width + x] is None):
+                continue
+            vs.append(v)
+        out[sq] = tuple(vs)
+    return out
+
 
 def _build_graph(bmap: BattleMap) -> nx.Graph:
+    """The networkx movement graph, from the adjacency (for callers that want networkx)."""
     g = nx.Graph(name=bmap.name)
-    cost = bmap._entry_cost
-    g.add_nodes_from((sq, {"cost": c}) for sq, c in cost.items())
-    edges: list[tuple[Square, Square]] = []
-    for x, y in cost:
-        # Each undirected edge once: right, down, and the two downward diagonals.
-        if (x + 1, y) in cost:
-            edges.append(((x, y), (x + 1, y)))
-        if (x, y + 1) in cost:
-            edges.append(((x, y), (x, y + 1)))
-        # A diagonal step may not cut the corner of a square that blocks movement.
-        if (x + 1, y + 1) in cost and (x + 1, y) in cost and (x, y + 1) in cost:
-            edges.append(((x, y), (x + 1, y + 1)))
-        if (x - 1, y + 1) in cost and (x - 1, y) in cost and (x, y + 1) in cost:
-            edges.append(((x, y), (x - 1, y + 1)))
-    g.add_edges_from(edges)
+    g.add_nodes_from((sq, {"cost": c}) for sq, c in bmap._entry_cost.items())
+    g.add_edges_from((u, v) for u, vs in bmap.nbrs.items() for v in vs if u < v)
     return g
