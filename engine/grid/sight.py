@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
-from engine.grid.battlemap import LINE_WALL, MEMO_LIMIT, BattleMap
+from engine.grid.battlemap import LEVEL_MEMO_LIMIT, LINE_WALL, MEMO_LIMIT, BattleMap
 from engine.grid.geometry import chebyshev
 from engine.grid.lines import corner_table
 from engine.grid.terrain import Obscured, Square
@@ -162,7 +162,7 @@ def _terrain_level(
             lvl = _level(*terrain_lines(bmap, a, t))
             if lvl < best:
                 best = lvl
-    if len(memo) >= MEMO_LIMIT:
+    if len(memo) >= LEVEL_MEMO_LIMIT:
         memo.clear()
     memo[key] = best
     return best
