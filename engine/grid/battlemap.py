@@ -96,11 +96,13 @@ class BattleMap:
             codes[(i // width + 1) * pad + i % width + 1] = code
         self._line_code = codes
         self._move_block = bytearray(1 if c.terrain in MOVE_BLOCKING else 0 for c in self.cells)
-        self._entry_cost: dict[Square, int] = {
-            (i % width, i // width): 2 if c.difficult else 1
-            for i, c in enumerate(self.cells)
-            if not self._move_block[i]
-        }
+        self._entry_cost: dict[Square, int] = {}
+        block, cells, entry = self._move_block, self.cells, self._entry_cost
+        for y in range(height):
+            row = y * width
+            for x in range(width):
+                if not block[row + x]:
+                    entry[(x, y)] = 2 if cells[row + x].difficult else 1
         self._graph: nx.Graph | None = None
         # The graph's adjacency as sorted tuples (`nbrs`), which every search reads.
         self._nbrs: dict[Square, tuple[Square, ...]] | None = None
@@ -183,35 +185,43 @@ class BattleMap:
         return self._nbrs
 
 
-_SORTED_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-"""The 8 one-square moves in the order of the squares they reach (x first, then y)."""
-
-
 def _build_adjacency(bmap: BattleMap) -> dict[Square, tuple[Square, ...]]:
     """Square -> the squares one step away, sorted: exactly the networkx graph's adjacency
     (`graph`), computed without it. The searches read only this, so a big map never pays
     for the networkx graph (on 200x200 it held about 40 MB). Every neighbour is the very
     tuple that keys `_entry_cost`, so the adjacency adds no square objects of its own."""
     cost = bmap._entry_cost
-    width, height = bmap.width, bmap.height
-    canon: list[Square | None] = [None] * (width * height)
+    w, h = bmap.width, bmap.height
+    canon: list[Square | None] = [None] * (w * h)
     for sq in cost:
-        canon[sq[1] * width + sq[0]] = sq
+        canon[sq[1] * w + sq[0]] = sq
     out: dict[Square, tuple[Square, ...]] = {}
     for sq in cost:
         x, y = sq
-        vs = []
-        for dx, dy in _SORTED_STEPS:
-            nx_, ny = x + dx, y + dy
-            if not (0 <= nx_ < width and 0 <= ny < height):
-                continue
-            v = canon[ny * width + nx_]
-            if v is None:
-                continue
-            # A diagonal step may not cut the corner of a square that blocks movement.
-            if dx and dy and (canon[y * width + nx_] is None or canon[ny * width + x] is None):
-                continue
-            vs.append(v)
+        i = y * w + x
+        west = canon[i - 1] if x > 0 else None
+        east = canon[i + 1] if x < w - 1 else None
+        north = canon[i - w] if y > 0 else None
+        south = canon[i + w] if y < h - 1 else None
+        # In sorted order (x first, then y); a diagonal step may not cut the corner of a
+        # square that blocks movement, so it needs both squares beside it enterable.
+        vs: list[Square] = []
+        if west is not None:
+            if north is not None and (v := canon[i - w - 1]) is not None:
+                vs.append(v)
+            vs.append(west)
+            if south is not None and (v := canon[i + w - 1]) is not None:
+                vs.append(v)
+        if north is not None:
+            vs.append(north)
+        if south is not None:
+            vs.append(south)
+        if east is not None:
+            if north is not None and (v := canon[i - w + 1]) is not None:
+                vs.append(v)
+            vs.append(east)
+            if south is not None and (v := canon[i + w + 1]) is not None:
+                vs.append(v)
         out[sq] = tuple(vs)
     return out
 
