@@ -64,6 +64,7 @@ class BattleMap:
         "_level_memo",
         "_line_code",
         "_line_memo",
+        "_line_sums",
         "_move_block",
         "_nbrs",
         "_threat_memo",
@@ -103,6 +104,7 @@ class BattleMap:
             for x in range(width):
                 if not block[row + x]:
                     entry[(x, y)] = 2 if cells[row + x].difficult else 1
+        self._line_sums: list[int] | None = None
         self._graph: nx.Graph | None = None
         # The graph's adjacency as sorted tuples (`nbrs`), which every search reads.
         self._nbrs: dict[Square, tuple[Square, ...]] | None = None
@@ -175,6 +177,24 @@ class BattleMap:
         if self._graph is None:
             self._graph = _build_graph(self)
         return self._graph
+
+    @property
+    def line_sums(self) -> list[int]:
+        """Prefix sums of the squares that block lines (code not `LINE_CLEAR`) over the padded
+        code array: entry `y * (width + 3) + x` counts those in rows < y and columns < x, so
+        that whether a box holds any is four lookups (`sight`'s fast path). Built on first use."""
+        if self._line_sums is None:
+            pad, rows = self.width + 2, self.height + 2
+            row = pad + 1
+            sums = [0] * (row * (rows + 1))
+            code = self._line_code
+            for y in range(rows):
+                run = 0
+                for x in range(pad):
+                    run += 1 if code[y * pad + x] else 0
+                    sums[(y + 1) * row + x + 1] = sums[y * row + x + 1] + run
+            self._line_sums = sums
+        return self._line_sums
 
     @property
     def nbrs(self) -> dict[Square, tuple[Square, ...]]:
