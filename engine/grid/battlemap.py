@@ -35,15 +35,17 @@ LINE_COVER = 1  # low obstacle: blocks the line for cover only (F-MOD-3)
 LINE_WALL = 2  # wall or pillar: blocks sight, effect and cover
 
 # Memo tables are dropped wholesale at these sizes so that long simulations on big maps cannot
-# grow them without bound; a refill costs only recomputation. Sized by bytes (about 300 bytes
-# a line or cover entry, 750 a threat area): together under 40 MB, which keeps a 200x200 map
-# with 64 creatures under 150 MB resident however many fights a process plays on it, while
-# one fight's working set fits (about 4k line entries a fight on 30x20, 14k on 60x60).
-MEMO_LIMIT = 60_000
+# grow them without bound; a refill costs only recomputation. Sized by bytes, as measured on a
+# 200x200 map (a line entry about 320 bytes, a cover entry about 300, a threatened area about
+# 2.2 KB): full, they hold about 31 MB together, which keeps a 200x200 map with 64 creatures
+# under 150 MB resident however many fights a process plays on it, while one fight's working
+# set fits (per fight about 4k line, 1.5k cover and 100 threat entries on 30x20; 14k, 5k and
+# 850 on 60x60 and 200x200).
+MEMO_LIMIT = 50_000
 """Entries of the terrain line memo (`sight.terrain_lines`)."""
-LEVEL_MEMO_LIMIT = 30_000
+LEVEL_MEMO_LIMIT = 20_000
 """Entries of the terrain cover memo (`sight.cover`)."""
-THREAT_MEMO_LIMIT = 10_000
+THREAT_MEMO_LIMIT = 4_000
 """Entries of the threatened-squares memo (`threat.threatened_squares`)."""
 
 
