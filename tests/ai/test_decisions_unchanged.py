@@ -18,6 +18,7 @@ def test_the_stored_recording_covers_every_fight() -> None:
     assert all(len(chunks) >= 2 for chunks in STORED.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", ["default", "mirror", "chasm", "fog", "battle", "keep", "x"])
 def test_decisions_and_actions_stay_identical(group: str) -> None:
     labels = [
