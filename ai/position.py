@@ -58,21 +58,21 @@ class _MapMemo:
 MEMO_LIMIT = 50_000
 """Entries of one table past which it is dropped wholesale (a refill only recomputes)."""
 _MEMOS: weakref.WeakKeyDictionary[BattleMap, _MapMemo] = weakref.WeakKeyDictionary()
-_LAST: list[tuple[weakref.ref[BattleMap], _MapMemo]] = []
-"""The last map asked about and its tables: the common case, without the weak table's cost."""
+_LAST: tuple[weakref.ref[BattleMap], _MapMemo] | None = None
+"""The last map asked about and its tables: the common case, without the weak table's cost
+(rebound whole, never changed in place, so a thread reading it sees one map's pair)."""
 
 
 def _memo_of(bmap: BattleMap) -> _MapMemo:
-    if _LAST:
-        ref, memo = _LAST[0]
-        if ref() is bmap:
-            return memo
-        _LAST.clear()
-    found = _MEMOS.get(bmap)
-    if found is None:
-        found = _MEMOS[bmap] = _MapMemo()
-    memo = found
-    _LAST.append((weakref.ref(bmap), memo))
+    global _LAST
+    last = _LAST
+    if last is not None and last[0]() is bmap:
+        return last[1]
+    memo = _MEMOS.get(bmap)
+    if memo is None:
+        memo = _MapMemo()
+        _MEMOS[bmap] = memo
+    _LAST = (weakref.ref(bmap), memo)
     return memo
 
 
