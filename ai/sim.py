@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +25,7 @@ from ai.driver import MAX_ACTIONS_PER_TURN as MAX_ACTIONS_PER_TURN  # re-exporte
 from ai.driver import POLICIES as POLICIES
 from ai.driver import DriverStep, TurnDriver, make_policy
 from ai.policy import Policy
+from ai.styles import StylePick
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.decisions import Question
 from engine.dice import ScriptedDice, SeededDice
@@ -69,11 +70,14 @@ def play(
     dice_prefix: list[int] | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
     index: int = 0,
+    styles: Mapping[str, StylePick] | None = None,
 ) -> tuple[Encounter, RunResult]:
-    """Play one fight to its end with the named policy on each side."""
+    """Play one fight to its end with the named policy on each side (`styles`: the command
+    line's `--ai-style` choices per side, `ai.styles`)."""
     t0 = time.perf_counter()
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
-    policies = {s: make_policy(policy_names.get(s, "tactical")) for s in sides}
+    styles = styles or {}
+    policies = {s: make_policy(policy_names.get(s, "tactical"), styles.get(s)) for s in sides}
     holder: list[Encounter] = []
     decider = _SideDecider(policies, holder)
     dice = ScriptedDice(dice_prefix, fallback=SeededDice(seed)) if dice_prefix else None
@@ -142,6 +146,8 @@ class Job:
     ruleset: str | None
     log_dir: str | None
     dice: tuple[int, ...] | None = None
+    styles: dict[str, StylePick] | None = None
+    """`--ai-style` choices per side (`ai.styles`)."""
 
 
 def run_job(job: Job) -> RunResult:
@@ -156,6 +162,7 @@ def run_job(job: Job) -> RunResult:
         dice_prefix=list(job.dice) if job.dice else None,
         on_event=sink,
         index=job.index,
+        styles=job.styles,
     )
     if job.log_dir:
         write_log(Path(job.log_dir) / f"run-{job.index:04d}-seed-{job.seed}.jsonl", lines)
