@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui import cli_import, cli_saves
+from tui.cli_styles import add_style_option, style_texts, styles_by_side
 from tui.progress import progress
 from tui.safetext import cells, clean, pad
 from tui.words import plural
@@ -173,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="pause between AI actions (default 0.35)",
     )
     play.add_argument("--step", action="store_true", help="GM mode: each AI action waits for Space")
+    add_style_option(play)
 
     sim = sub.add_parser("sim", help="play fights headless, AI on every side")
     sim.add_argument(
@@ -195,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
+    add_style_option(sim)
     sim.add_argument("--ruleset", choices=Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
@@ -358,12 +361,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
-    unknown = [s for s in named if s not in sides]
-    if unknown:
-        print(
-            f"skirmish sim: no side {unknown[0]!r} in {args.encounter} (sides: {', '.join(sides)})",
-            file=sys.stderr,
-        )
+    styles, problem = _sides_problem(args, named, sides)
+    if problem:
+        print(clean(f"skirmish sim: {problem}"), file=sys.stderr)
         return 2
     if args.swap_sides and len(sides) != 2:
         print("skirmish sim: --swap-sides needs an encounter with two sides", file=sys.stderr)
@@ -386,6 +386,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 args.ruleset,
                 str(args.log_dir) if args.log_dir else None,
                 tuple(args.dice) if args.dice else None,
+                styles or None,
             )
         )
     workers = args.jobs if args.jobs is not None else default_jobs()
@@ -399,7 +400,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     summary = summarize(
         results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
     )
-    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides)
+    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides, styles)
     summary["reproduce"]["content_hash"] = loaded.content_hash
     if show:
         print(file=sys.stderr)
@@ -410,8 +411,23 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sides_problem(
+    args: argparse.Namespace, named: dict[str, str], sides: list[str]
+) -> tuple[dict[str, Any], str | None]:
+    """`--ai-style` by side, or why `--policy` or `--ai-style` names a side the encounter
+    doesn't have."""
+    unknown = [s for s in named if s not in sides]
+    if unknown:
+        return {}, f"no side {unknown[0]!r} in {args.encounter} (sides: {', '.join(sides)})"
+    return styles_by_side(args.ai_style, sides)
+
+
 def reproduce_record(
-    args: argparse.Namespace, ruleset: str, named: dict[str, str], sides: list[str]
+    args: argparse.Namespace,
+    ruleset: str,
+    named: dict[str, str],
+    sides: list[str],
+    styles: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a `--json` file needs to say to be rerun alone: the encounter, the ruleset in
     force, the first seed (run i uses seed + i), the runs and who played what, and the
@@ -421,6 +437,9 @@ def reproduce_record(
     cmd += ["--ruleset", ruleset]
     for side, pol in policies.items():
         cmd += ["--policy", f"{side}={pol}"]
+    styled = style_texts(styles or {})
+    for text in styled:
+        cmd += ["--ai-style", text]
     if args.swap_sides:
         cmd.append("--swap-sides")
     if args.dice:
@@ -432,6 +451,7 @@ def reproduce_record(
         "runs": args.runs,
         "policies": policies,
         "swap_sides": bool(args.swap_sides),
+        "ai_style": styled,
         "dice": list(args.dice) if args.dice else None,
         "command": " ".join(cmd),
     }
