@@ -240,3 +240,23 @@ def test_the_cautions_match_the_content_format() -> None:
     from engine.content.styles import CAUTIONS
 
     assert set(CAUTIONS) == set(CAUTION_SCALE)
+
+
+def test_a_cautious_skirmisher_keeps_further_off_than_a_bold_one(build: Any) -> None:
+    # Two fighters 10 squares off: the bold skirmisher (half the weight on the blows it
+    # could take next round) walks up to them; the cautious one (twice) keeps further off.
+    gaps = {}
+    for caution in ("bold", "normal", "cautious"):
+        enc = build(
+            "\n".join(["..............."] * 7),
+            [pc("hero", (2, 3)), pc("hero2", (2, 5)), mon("m", (12, 3), creature="skirmisher")],
+            creatures=CREATURES,
+            powers=POWERS,
+            seed=3,
+        )
+        until_turn(enc, "m")
+        play_turn(enc, TacticalPolicy(config=AIConfig(style=StylePick(caution=caution))))
+        b = enc.battle
+        gaps[caution] = min(distance(b.squares(b["m"]), b.squares(b[h])) for h in ("hero", "hero2"))
+    assert gaps["bold"] <= gaps["normal"] <= gaps["cautious"]
+    assert gaps["bold"] < gaps["cautious"]
