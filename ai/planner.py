@@ -28,6 +28,7 @@ from ai.moving import moving_options, second_move
 from ai.plan import Budget, Option, budget
 from ai.roles import weights_for
 from ai.scoring import Context
+from ai.styles import Style, cautious, resolve, spare_dying
 from ai.turn import Habits, Turn
 from ai.utility import Utility, heals_out_of_reach, utilities
 from engine.encounter import Encounter
@@ -44,9 +45,10 @@ class Planner:
     docstring); keeps the side's memory."""
 
     def __init__(self, config: AIConfig | None = None) -> None:
-        """`config.flee`: monsters (not minions, not player characters) break off when down
-        to a quarter of their hit points and come back at three quarters (Brogue's rule,
-        whose gap keeps them from flip-flopping)."""
+        """`config`: the configuration and the command line's styles (`ai.styles`); with the
+        `flee` style, monsters (not minions, not player characters) break off when down to a
+        quarter of their hit points and come back at three quarters (Brogue's rule, whose gap
+        keeps them from flip-flopping)."""
         self.config = config or AIConfig()
         self.top_k = self.config.top_k
         self.flee = self.config.flee
@@ -78,7 +80,9 @@ class Planner:
         spent; `moves_only`: the first move of two found nothing to attack; `extras`: weigh
         the minor actions (sustains, attackless powers) that come before the rest."""
         self.memory.sync(enc)
-        ctx = Context(enc, c, weights_for(c, self.config.exposure_scale), self.memory)
+        style = self.style(enc, c)
+        weights = cautious(weights_for(c, self.config.exposure_scale), style)
+        ctx = Context(enc, c, weights, self.memory)
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
         stuck = ctx.f.b.flag(c, "cant_move")
@@ -87,12 +91,16 @@ class Planner:
             self.last_options = [o]
             return o
         turn = Turn.of(ctx, bud, Habits.of(self.memory, c.id, enc.battle.turn_counter), stuck)
-        fleeing = self._is_fleeing(enc, c)
+        fleeing = self._is_fleeing(enc, c, style)
         options = self._options(turn, utils, moves_only, fleeing)
+        note = ""
+        if not style.ruthless:
+            options, note = spare_dying(enc.battle, options)
         options.sort(key=lambda o: -o.score)
         self.last_options = options
         best = options[0]
         best.extras = pre
+        best.style_note = note
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
             second_move(turn, best)
         if best.kind in ("move", "stay") and best.goal is not None:
@@ -173,9 +181,15 @@ class Planner:
             moving = moving_options(turn, turn.moves, turn.route_cost, fleeing, exact=True)
         return moving
 
-    def _is_fleeing(self, enc: Encounter, c: Combatant) -> bool:
-        """Breaking off (with `flee`): from a quarter of its hit points until three quarters."""
-        if not self.flee or c.pc or c.creature.minion:
+    def style(self, enc: Encounter, c: Combatant) -> Style:
+        """`c`'s effective style (`ai.styles.resolve`): the command line's, the content's,
+        the configuration's."""
+        return resolve(enc, c, self.config)
+
+    def _is_fleeing(self, enc: Encounter, c: Combatant, style: Style) -> bool:
+        """Breaking off (the `flee` style): from a quarter of its hit points until three
+        quarters."""
+        if not style.flee or c.pc or c.creature.minion:
             return False
         fleeing = self.memory.fleeing(c.id)
         if c.hp <= c.max_hp // 4:
