@@ -18,6 +18,8 @@ where the fight stands (`engine.progress`), so undo and resume can't mislead it.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ai.attack_plans import MAX_CANDIDATES, attack_plans, attack_powers
 from ai.config import TOP_K, AIConfig
 from ai.first_aid import first_aid_options
@@ -37,6 +39,22 @@ from engine.state import Combatant
 __all__ = ["MAX_CANDIDATES", "TOP_K", "Planner"]
 
 Square = tuple[int, int]
+Stand = Literal["first", "weigh", "no"]
+STAND_WORTH = 1.0
+"""What standing up is worth beyond staying put with nothing done (no -2 to its attacks next
+turn, no move action spent on it then), before the combat advantage it denies."""
+
+
+def stand_option(turn: Turn, options: list[Option]) -> Option:
+    """Standing up as the turn's only action: worth staying put, plus `STAND_WORTH`, plus a
+    tenth of the melee damage of the enemies next to it (the +2 for combat advantage that
+    prone grants them)."""
+    ctx = turn.ctx
+    f = ctx.f
+    stay = max((o.score for o in options if o.kind == "stay"), default=turn.value(turn.s0))
+    near = f.threat_mask.get(turn.s0, 0)
+    ca = sum(ctx.danger(f.b[e]).melee for e in f.threat_ids if near & f.threat_bit[e])
+    return Option("stand", stay + STAND_WORTH + 0.1 * ca, turn.s0, replan_after=True)
 
 
 class Planner:
@@ -82,13 +100,16 @@ class Planner:
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
         stuck = ctx.f.b.flag(c, "cant_move")
-        if self._stands(ctx, bud, stuck):
+        stand = self._stands(ctx, bud, extra_standard)
+        if stand == "first":
             o = Option("stand", 0.0, c.pos, replan_after=True, extras=pre)
             self.last_options = [o]
             return o
         turn = Turn.of(ctx, bud, Habits.of(self.memory, c.id, enc.battle.turn_counter), stuck)
         fleeing = self._is_fleeing(enc, c)
         options = self._options(turn, utils, moves_only, fleeing)
+        if stand == "weigh":
+            options.append(stand_option(turn, options))
         options.sort(key=lambda o: -o.score)
         self.last_options = options
         best = options[0]
@@ -117,15 +138,19 @@ class Planner:
         return pre, bud, utils
 
     @staticmethod
-    def _stands(ctx: Context, bud: Budget, stuck: bool) -> bool:
-        """Prone, able to move and not at the bottom of a pit: it stands up first."""
+    def _stands(ctx: Context, bud: Budget, extra_standard: int) -> Stand:
+        """Prone, with a move action left and not at the bottom of a pit: "first" if standing
+        up (a move action; immobilized creatures may, as it moves no square) still leaves an
+        action to use (F-TRN-1: it stands, then plans the rest); "weigh" if it would spend the
+        turn's only action (dazed, a surprise round), where attacking or shifting from the
+        ground is weighed against it (`stand_option`); else "no"."""
         f = ctx.f
-        return (
-            f.b.has(f.me, "prone")
-            and bud.move
-            and not stuck
-            and f.bmap.cell(f.me.pos).terrain != Terrain.PIT
-        )
+        if not f.b.has(f.me, "prone") or not bud.move:
+            return "no"
+        if f.bmap.cell(f.me.pos).terrain == Terrain.PIT:
+            return "no"
+        after = budget(f.b, f.me, extra_standard, ("move",))
+        return "first" if after.standard or after.move else "weigh"
 
     def _options(
         self, turn: Turn, utils: list[Utility], moves_only: bool, fleeing: bool
