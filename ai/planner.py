@@ -9,7 +9,11 @@ generator for its options:
 - the d20srd full attack and the 4srd/d20srd withdraw (`ai.full_round`);
 - moves with no attack, toward the enemy it wants or away when fleeing, and staying put
   (`ai.moving`);
-- powers with no attack roll as the standard action (`ai.utility`), and a second wind.
+- powers with no attack roll as the standard action (`ai.utility`), and a second wind;
+- prone with one action (dazed): standing up, weighed against the rest (`stand_option`).
+
+Provoking turns pay a tie-breaker, and those the creature can't expect to survive are set
+aside unless a kill or a rescue pays for them (`ai.provoking`).
 
 The best option (by score) is the turn; the policy (`ai.tactical`) turns it into engine
 actions. What the planner remembers between decisions is the side's `SideMemory`, keyed by
@@ -28,6 +32,7 @@ from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
 from ai.moving import moving_options, second_move
 from ai.plan import Budget, Option, budget
+from ai.provoking import settle
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.turn import Habits, Turn
@@ -110,6 +115,7 @@ class Planner:
         options = self._options(turn, utils, moves_only, fleeing)
         if stand == "weigh":
             options.append(stand_option(turn, options))
+        settle(turn, options)  # needless and deadly opportunity attacks (`ai.provoking`)
         options.sort(key=lambda o: -o.score)
         self.last_options = options
         best = options[0]

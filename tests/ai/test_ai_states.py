@@ -244,3 +244,54 @@ def test_soak_provoke_small_run_finds_nothing_needless() -> None:
     result = soak.audit(6, jobs=1)
     assert result.fights == 6 and result.decisions > 0
     assert result.needless == [] and result.reckless == [], result.report()
+
+
+def test_S_14_no_walk_into_an_opportunity_attack_it_cannot_expect_to_survive(build: Any) -> None:
+    # Down to 2 hit points next to a fighter whose opportunity attack is expected to deal
+    # more: walking to the lone bloodied hero (no likely kill: it has hit points to spare)
+    # would most likely end its life on the way.
+    enc = setup(
+        build,
+        [pc("h1", (2, 3)), pc("h2", (6, 3)), mon("s", (3, 3), "soldier")],
+    )
+    enc.battle["s"].hp = 2
+    enc.battle["h1"].hp = 30
+    enc.battle["h2"].hp = 20
+    policy = TacticalPolicy()
+    turn_of(enc, "s", policy)
+    assert not provoked(enc, "s")
+
+
+def test_S_14_a_likely_kill_may_be_worth_the_opportunity_attack(build: Any) -> None:
+    from ai.provoking import deadly
+    from ai.plan import Option
+    from ai.scoring import Hit
+
+    enc = setup(build, [pc("h1", (2, 3)), pc("h2", (6, 3)), mon("s", (3, 3), "soldier")])
+    until_turn(enc, "s")
+    enc.battle["s"].hp = 2
+    turn = _turn(enc)
+    kill = Hit("h2", 0.8, 6.0, 0.7, False, False, 9.0)
+    scratch = Hit("h2", 0.8, 6.0, 0.1, False, False, 3.0)
+    o = Option("attack", 0.0, (5, 3), provoked=("h1",), hits=(kill,))
+    assert not deadly(turn, o)
+    o.hits = (scratch,)
+    assert deadly(turn, o)
+    o.provoked = ()
+    assert not deadly(turn, o)
+
+
+def _turn(enc: Encounter) -> Any:
+    from ai.memory import SideMemory
+    from ai.plan import budget
+    from ai.roles import weights_for
+    from ai.scoring import Context
+    from ai.turn import Habits, Turn
+
+    c = enc.current
+    assert c is not None
+    memory = SideMemory()
+    memory.sync(enc)
+    ctx = Context(enc, c, weights_for(c), memory)
+    habits = Habits.of(memory, c.id, enc.battle.turn_counter)
+    return Turn.of(ctx, budget(enc.battle, c), habits, False)
