@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from ai.memory import SideMemory
+from ai.plan import Option, budget
+from ai.provoking import deadly
+from ai.roles import weights_for
+from ai.scoring import Context, Hit
 from ai.tactical import TacticalPolicy
+from ai.turn import Habits, Turn
 from engine.actions import Action, FullAttack, Move, StandUp, UsePower, Withdraw
 from engine.content.schema import EffectSpec
 from engine.effects import add_effect
@@ -239,7 +247,10 @@ def test_S_14_shifts_to_its_target_rather_than_walking_past_an_enemy(build: Any)
     assert not provoked(enc, "s")
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_soak_provoke_small_run_finds_nothing_needless() -> None:
+    # A small `tests/soak/soak_provoke.py --fights 1000`: one fight of six bundled encounters.
     soak = load_script("soak/soak_provoke.py")
     result = soak.audit(6, jobs=1)
     assert result.fights == 6 and result.decisions > 0
@@ -263,10 +274,6 @@ def test_S_14_no_walk_into_an_opportunity_attack_it_cannot_expect_to_survive(bui
 
 
 def test_S_14_a_likely_kill_may_be_worth_the_opportunity_attack(build: Any) -> None:
-    from ai.provoking import deadly
-    from ai.plan import Option
-    from ai.scoring import Hit
-
     enc = setup(build, [pc("h1", (2, 3)), pc("h2", (6, 3)), mon("s", (3, 3), "soldier")])
     until_turn(enc, "s")
     enc.battle["s"].hp = 2
@@ -281,13 +288,7 @@ def test_S_14_a_likely_kill_may_be_worth_the_opportunity_attack(build: Any) -> N
     assert not deadly(turn, o)
 
 
-def _turn(enc: Encounter) -> Any:
-    from ai.memory import SideMemory
-    from ai.plan import budget
-    from ai.roles import weights_for
-    from ai.scoring import Context
-    from ai.turn import Habits, Turn
-
+def _turn(enc: Encounter) -> Turn:
     c = enc.current
     assert c is not None
     memory = SideMemory()

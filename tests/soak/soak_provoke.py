@@ -179,20 +179,14 @@ def _check(enc: Encounter, c: Combatant, pl: Any, o: Option, moves_only: bool) -
         audit.reckless.append(f"{where} to {o.end} provoking {list(o.provoked)} at {c.hp} hp")
 
 
-def install() -> None:
-    """Wrap `Planner.decide` so that every decision is audited (this process only)."""
-    if getattr(planner_mod.Planner, "_audited", False):
-        return
-    original = planner_mod.Planner.decide
+_ORIGINAL = planner_mod.Planner.decide
 
-    def decide(self: Any, enc: Encounter, c: Combatant, *args: Any, **kw: Any) -> Option:
-        o = original(self, enc, c, *args, **kw)
-        if not args and not kw.get("extra_standard"):
-            _check(enc, c, self, o, bool(kw.get("moves_only")))
-        return o
 
-    planner_mod.Planner.decide = decide  # type: ignore[method-assign]
-    planner_mod.Planner._audited = True  # type: ignore[attr-defined]
+def _audited_decide(self: Any, enc: Encounter, c: Combatant, *args: Any, **kw: Any) -> Option:
+    o = _ORIGINAL(self, enc, c, *args, **kw)
+    if not args and not kw.get("extra_standard"):
+        _check(enc, c, self, o, bool(kw.get("moves_only")))
+    return o
 
 
 class _Events:
@@ -244,14 +238,15 @@ def cases() -> list[tuple[str, str | None]]:
 
 def _one(job: tuple[str, str | None, int]) -> Audit:
     name, ruleset, seed = job
-    install()
     audit = Audit(fights=1)
     _CURRENT.append(audit)
     _TAG[0] = f"{name}{'/' + ruleset if ruleset else ''} seed {seed}"
+    planner_mod.Planner.decide = _audited_decide  # type: ignore[method-assign]
     try:
         loaded = _loaded(name, ruleset)
         play(loaded, seed, {}, ruleset=ruleset, on_event=_Events(audit))
     finally:
+        planner_mod.Planner.decide = _ORIGINAL  # type: ignore[method-assign]
         _CURRENT.pop()
     return audit
 
