@@ -256,17 +256,24 @@ def jobs_for(fights: int) -> list[tuple[str, str | None, int]]:
     return [(cs[i % len(cs)][0], cs[i % len(cs)][1], 1 + i // len(cs)) for i in range(fights)]
 
 
-def audit(fights: int, jobs: int = 1) -> Audit:
-    """Play `fights` fights (spread over `cases()`) and audit them."""
+def audit(fights: int, jobs: int = 1, progress: int = 0) -> Audit:
+    """Play `fights` fights (spread over `cases()`) and audit them; with `progress`, print
+    the running totals every that many fights."""
     total = Audit()
     work = jobs_for(fights)
+
+    def add(part: Audit) -> None:
+        total.add(part)
+        if progress and total.fights % progress == 0 and total.fights < fights:
+            print(f"-- after {total.fights} fights\n{total.report()}", flush=True)
+
     if jobs <= 1:
         for job in work:
-            total.add(_one(job))
+            add(_one(job))
         return total
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for part in pool.imap_unordered(_one, work, chunksize=4):
-            total.add(part)
+        for part in pool.imap_unordered(_one, work, chunksize=2):
+            add(part)
     return total
 
 
@@ -274,9 +281,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fights", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--progress", type=int, default=0, help="print totals every N fights")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    result = audit(args.fights, args.jobs)
+    result = audit(args.fights, args.jobs, args.progress)
     print(result.report())
     print(f"({time.perf_counter() - t0:.0f} s)")
     return 0 if not result.needless and not result.reckless else 1
