@@ -164,7 +164,7 @@ def summary(
         after = post_text(b, me, o)
         act = f"{act}, {after}" if act else after
     # The minor actions come first: "Vessa sustains Gravity Well; walks 3 squares ...".
-    clauses = [x for x in (pre, doing, act) if x]
+    clauses = [x for x in (pre, doing, act, o.style_note) if x]
     return me.name + (f" ({again})" if again else "") + " " + "; ".join(clauses)
 
 
