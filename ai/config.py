@@ -7,9 +7,11 @@ badly hurt monsters break off, how many end squares are tried for ranged and are
 --policy SIDE=NAME` and the league bench (`tests/benchmarks/bench_league.py`) use the same
 names.
 
-- `tactical`: the default; what `skirmish play` and `sim` use.
+- `tactical`: the default; what `skirmish play` and `sim` use. It is patient (it won't walk
+  into the enemies' reach on a turn it can't attack: `patience`) and reads each creature's
+  powers to correct its role's weights (`read_powers`, `ai.profile`).
 - `classic`: the tactical policy's weights as they were when issue 15 was filed, kept as a
-  fixed reference to measure the default against.
+  fixed reference to measure the default against (no patience, roles read from the tag only).
 - `exposure-x2`, `exposure-x3`: `classic` weighing its exposure two and three times as much
   (the patient copies that beat `classic` when the issue was filed).
 """
@@ -30,9 +32,14 @@ class AIConfig:
     flee: bool = False
     """Monsters (not minions, not player characters) break off when badly hurt."""
     top_k: int = TOP_K
+    patience: float = 1.0
+    """Multiplies every role's `patience` weight (`ai.roles.Weights.patience`): what a turn
+    with no attack pays for ending where enemies can walk up and strike first."""
+    read_powers: bool = True
+    """Correct the role's weights by what the creature's powers do (`ai.profile`)."""
 
 
-CLASSIC = AIConfig(name="classic")
+CLASSIC = AIConfig(name="classic", patience=0.0, read_powers=False)
 CONFIGS: dict[str, AIConfig] = {
     "tactical": AIConfig(),
     "classic": CLASSIC,

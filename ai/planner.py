@@ -78,7 +78,7 @@ class Planner:
         spent; `moves_only`: the first move of two found nothing to attack; `extras`: weigh
         the minor actions (sustains, attackless powers) that come before the rest."""
         self.memory.sync(enc)
-        ctx = Context(enc, c, weights_for(c, self.config.exposure_scale), self.memory)
+        ctx = Context(enc, c, weights_for(c, config=self.config), self.memory)
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
         stuck = ctx.f.b.flag(c, "cant_move")
