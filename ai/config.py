@@ -7,9 +7,10 @@ badly hurt monsters break off, how many end squares are tried for ranged and are
 --policy SIDE=NAME` and the league bench (`tests/benchmarks/bench_league.py`) use the same
 names.
 
-- `tactical`: the default; what `skirmish play` and `sim` use. It is patient (it won't walk
-  into the enemies' reach on a turn it can't attack: `patience`) and reads each creature's
-  powers to correct its role's weights (`read_powers`, `ai.profile`).
+- `tactical`: the default; what `skirmish play` and `sim` use. It weighs its exposure twice
+  as much as the role table, is patient (it won't walk into the enemies' reach on a turn it
+  can't attack: `patience`) and reads each creature's powers to correct its role's weights
+  (`read_powers`, `ai.profile`).
 - `classic`: the tactical policy's weights as they were when issue 15 was filed, kept as a
   fixed reference to measure the default against (no patience, roles read from the tag only).
 - `exposure-x2`, `exposure-x3`: `classic` weighing its exposure two and three times as much
@@ -27,19 +28,22 @@ TOP_K = 5
 @dataclass(frozen=True, slots=True)
 class AIConfig:
     name: str = "tactical"
-    exposure_scale: float = 1.0
-    """Multiplies every role's `exposure` weight (`ai.roles.Weights.exposure`)."""
+    exposure_scale: float = 2.0
+    """Multiplies every role's `exposure` weight (`ai.roles.Weights.exposure`): the default
+    weighs it twice as much as the role table (tuned with the league)."""
     flee: bool = False
     """Monsters (not minions, not player characters) break off when badly hurt."""
     top_k: int = TOP_K
     patience: float = 1.0
     """Multiplies every role's `patience` weight (`ai.roles.Weights.patience`): what a turn
     with no attack pays for ending where enemies can walk up and strike first."""
+    patient_turns: int = 3
+    """Idle turns (nothing attacked) that wear the patience down to nothing."""
     read_powers: bool = True
     """Correct the role's weights by what the creature's powers do (`ai.profile`)."""
 
 
-CLASSIC = AIConfig(name="classic", patience=0.0, read_powers=False)
+CLASSIC = AIConfig(name="classic", exposure_scale=1.0, patience=0.0, read_powers=False)
 CONFIGS: dict[str, AIConfig] = {
     "tactical": AIConfig(),
     "classic": CLASSIC,

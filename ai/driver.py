@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ai.config import CONFIGS
 from ai.naive import NaivePolicy
 from ai.policy import Policy
+from ai.rollout import RolloutPolicy
 from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn, Impossible
 from engine.encounter import Encounter
@@ -34,8 +35,9 @@ from engine.state import Combatant
 MAX_ACTIONS_PER_TURN = 24
 """A turn's cap: more actions than any real turn takes (moves, attacks, minors, free ones)."""
 
-POLICIES = ("naive", *CONFIGS)
-"""Every policy name: the naive baseline and each named tactical configuration."""
+POLICIES = ("naive", *CONFIGS, "rollout")
+"""Every policy name: the naive baseline, each named tactical configuration and the rollout
+player (`ai.rollout`, a league panel member)."""
 
 Apply = Callable[[Action, Decision | None], list[Logged]]
 PolicyFor = Callable[[Combatant], Policy | None]
@@ -48,6 +50,8 @@ def make_policy(name: str) -> Policy:
         return NaivePolicy()
     if name in CONFIGS:
         return TacticalPolicy(config=CONFIGS[name])
+    if name == "rollout":
+        return RolloutPolicy()
     raise ValueError(f"unknown policy {name!r} (one of: {', '.join(POLICIES)})")
 
 

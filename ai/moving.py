@@ -11,7 +11,7 @@ Patience (`Weights.patience`, from `AIConfig.patience`): a turn with no attack a
 ending where enemies can walk up and strike before it acts again (`first_strike`), so a
 creature that can't attack this turn waits at the edge of the enemies' reach and lets them
 come, rather than walking in to be hit first. Each idle turn wears the patience down (none
-left after `ai.turn.STALEMATE` idle turns), so two patient sides still meet.
+left after `Weights.patient_turns` idle turns), so two patient sides still meet.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ai.caches import Provoked
 from ai.distances import Route, path_toward, routes
 from ai.plan import Option
 from ai.scoring import Context
-from ai.turn import STALEMATE, Turn
+from ai.turn import Turn
 from engine.grid import chebyshev, footprint, line_of_effect, threatened_squares
 from engine.powers import power_range
 from engine.state import Combatant
@@ -136,7 +136,8 @@ class Patience:
     @classmethod
     def of(cls, turn: Turn) -> Patience:
         ctx = turn.ctx
-        weight = ctx.f.w.patience * max(0.0, 1.0 - turn.habits.idle / STALEMATE)
+        w = ctx.f.w
+        weight = w.patience * max(0.0, 1.0 - turn.habits.idle / max(1, w.patient_turns))
         if weight <= 0.0:
             return cls(0.0, [])
         b = ctx.f.b

@@ -58,6 +58,8 @@ class Weights:
     """On a turn with no attack: per expected hit point of the melee attacks that enemies could
     walk up and make on it before it acts again (they strike first). 0 in the role table;
     `AIConfig.patience` sets it (`ai.moving`)."""
+    patient_turns: int = 3
+    """Idle turns in a row that wear `patience` down to nothing (`AIConfig.patient_turns`)."""
 
 
 ROLE_WEIGHTS: dict[str, Weights] = {
@@ -120,7 +122,11 @@ def weights_for(
         if config.read_powers:
             w = corrected(w, profile_of(c))
         if config.patience:
-            w = replace(w, patience=ROLE_PATIENCE.get(role, 1.0) * config.patience)
+            w = replace(
+                w,
+                patience=ROLE_PATIENCE.get(role, 1.0) * config.patience,
+                patient_turns=config.patient_turns,
+            )
     if exposure_scale != 1.0:
         w = replace(w, exposure=w.exposure * exposure_scale)
     if c.creature.minion:  # minions are cheap: they trade themselves for damage
