@@ -21,6 +21,7 @@ from ai.distances import Route, path_toward, routes
 from ai.plan import Option
 from ai.scoring import Context
 from ai.turn import Turn
+from engine.battle import Battle
 from engine.grid import chebyshev, footprint, line_of_effect, threatened_squares
 from engine.powers import power_range
 from engine.state import Combatant
@@ -121,6 +122,19 @@ def second_move(turn: Turn, first: Option) -> None:
         first.replan_after = False
 
 
+def hold_note(b: Battle, stay: Option, options: list[Option]) -> None:
+    """Staying put while an attack was a candidate: the explanation says that holding won on
+    expected value, against which attack (`Option.note`, read by `ai.explain`)."""
+    att = next((o for o in options if o.kind in ("attack", "full_attack")), None)
+    if att is None or att.power is None or not att.targets:
+        return
+    who = ", ".join(b[t].name for t in att.targets if t in b.combatants)
+    stay.note = (
+        f"holding wins on expected value ({stay.score:.1f}) over {att.power.name} on {who} "
+        f"({att.score:.1f}: the enemies' answer where it would stand outweighs the hit)"
+    )
+
+
 class Patience:
     """What a turn with no attack pays for ending on a square where enemies can walk up and
     strike first: `Weights.patience` times the melee danger of each enemy that can reach the
@@ -137,7 +151,11 @@ class Patience:
     def of(cls, turn: Turn) -> Patience:
         ctx = turn.ctx
         w = ctx.f.w
-        weight = w.patience * max(0.0, 1.0 - turn.habits.idle / max(1, w.patient_turns))
+        if not w.patience:
+            return cls(0.0, [])
+        me = ctx.f.me
+        idle = ctx.side.idle_before(me.id, ctx.f.b.turn_counter)
+        weight = w.patience * max(0.0, 1.0 - idle / max(1, w.patient_turns))
         if weight <= 0.0:
             return cls(0.0, [])
         b = ctx.f.b

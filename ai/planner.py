@@ -24,7 +24,7 @@ from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
 from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
-from ai.moving import moving_options, second_move
+from ai.moving import hold_note, moving_options, second_move
 from ai.plan import Budget, Option, budget
 from ai.roles import weights_for
 from ai.scoring import Context
@@ -95,6 +95,8 @@ class Planner:
         best.extras = pre
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
             second_move(turn, best)
+        if best.kind == "stay" and self.config.read_powers:
+            hold_note(ctx.f.b, best, options)
         if best.kind in ("move", "stay") and best.goal is not None:
             self.memory.note(c.id, enc.battle.turn_counter, "goal", best.goal)
         return best

@@ -164,7 +164,8 @@ class RolloutPlanner(Planner):
         base = (enc.seed or 0) * 1_000_003 + enc.battle.turn_counter * 7919
         scored = []
         for i, o in enumerate(pool):
-            mean = sum(play_out(enc, c, o, base + r, self._players) for r in range(ROLLOUTS)) / ROLLOUTS
+            runs = [play_out(enc, c, o, base + r, self._players) for r in range(ROLLOUTS)]
+            mean = sum(runs) / ROLLOUTS
             scored.append((mean, -i, o))
         pick = max(scored, key=lambda t: (t[0], t[1]))[2]
         if pick is not best:
