@@ -52,9 +52,13 @@ def test_a_ranged_creature_keeps_its_range_whatever_its_tag(build: Any) -> None:
     )
     s = enc.battle["s"]
     prof = profile_of(s)
-    assert prof.far_range == 10 and prof.far == mean_damage(s.power("bolt"))  # type: ignore[arg-type]
-    if prof.shooter:
-        assert weights_for(s, config=TACTICAL).keep_range
+    bolt = s.power("bolt")
+    assert bolt is not None
+    assert prof.far_range == 10 and prof.far == mean_damage(bolt) == 7.5  # 1d8+3
+    assert 0 < prof.melee < prof.far / 1.2  # the basic melee every creature gets
+    assert prof.shooter
+    tactical = weights_for(s, config=TACTICAL)
+    assert tactical.keep_range and tactical.engaged < 0
     assert not weights_for(s, config=CLASSIC).keep_range
 
 
