@@ -131,6 +131,8 @@ class RolloutPlanner(Planner):
         self._first = False
         self._players: dict[str, TacticalPolicy] = {}
         """The classic players of the rollouts, one per side, kept for the fight."""
+        self.rollouts = 0
+        """Rollouts played so far (for tests and tuning)."""
 
     def begin(self, enc: Encounter, c: Combatant) -> bool:
         self._first = super().begin(enc, c)
@@ -165,6 +167,7 @@ class RolloutPlanner(Planner):
         scored = []
         for i, o in enumerate(pool):
             runs = [play_out(enc, c, o, base + r, self._players) for r in range(ROLLOUTS)]
+            self.rollouts += ROLLOUTS
             mean = sum(runs) / ROLLOUTS
             scored.append((mean, -i, o))
         pick = max(scored, key=lambda t: (t[0], t[1]))[2]
