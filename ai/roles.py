@@ -115,6 +115,23 @@ def weights_for(
     """The creature's weights; `config` (`ai.config.AIConfig`; default: none of its
     corrections) scales its exposure and patience and reads its powers; `exposure_scale`
     multiplies the exposure weight when no `config` is given."""
+    key = (id(c.creature), tuple(p.id for p in c.powers), exposure_scale, config)
+    hit = _WEIGHTS.get(key)
+    if hit is not None and hit[0] is c.creature:
+        return hit[1]
+    w = _weights(c, exposure_scale, config)
+    if len(_WEIGHTS) > 4096:
+        _WEIGHTS.clear()
+    _WEIGHTS[key] = (c.creature, w)
+    return w
+
+
+_WEIGHTS: dict[tuple[int, tuple[str, ...], float, AIConfig | None], tuple[object, Weights]] = {}
+"""`weights_for`, memoized by creature (kept to tell a reused id apart), powers and config:
+a decision asks for them every time and they never change for a creature."""
+
+
+def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> Weights:
     role = role_of(c)
     w = ROLE_WEIGHTS[role]
     if config is not None:
