@@ -64,7 +64,7 @@ def moving_options(
     else:
         goal, approach = approach_terms(turn, moves, CAP, exact=exact)
     here = approach.get(s0, 0.0)
-    wait = Patience.of(turn)
+    wait = Patience.none() if fleeing else Patience.of(turn)  # fleeing weighs safety itself
     stay_v = turn.value(s0) - wait.cost(s0)
     out = [Option("stay", stay_v + here, s0, goal=goal)]
     base = {sq: approach.get(sq, 0.0) - route_cost[sq][0] for sq in moves}
@@ -146,6 +146,10 @@ class Patience:
         self.weight = weight
         self.foes = foes
         """(x, y, how far it can strike from next round, melee danger) per enemy."""
+
+    @classmethod
+    def none(cls) -> Patience:
+        return cls(0.0, [])
 
     @classmethod
     def of(cls, turn: Turn) -> Patience:
