@@ -52,6 +52,10 @@ class Caches:
     """`crit_damage`: (my power, target) -> mean damage of a critical hit."""
     flank_sides: dict[str, frozenset[Side]] = field(default_factory=dict)
     """`flank_sides`: target -> the sides of it from which I would flank it."""
+    ranges: dict[str, int] = field(default_factory=dict)
+    """`in_reach`: my power -> its range (`engine.powers.power_range`)."""
+    at_least: dict[tuple[str, int], float] = field(default_factory=dict)
+    """`score_hit`: (my power, hit points) -> chance its damage is at least that."""
     loe: dict[tuple[Square, str], bool] = field(default_factory=dict)
     """`in_reach`: (my square, target) -> line of effect."""
     eligible: dict[tuple[str, str], bool] = field(default_factory=dict)
@@ -72,6 +76,11 @@ class Caches:
     # --- ai.utility -------------------------------------------------------------------------
     incoming: dict[str, float] = field(default_factory=dict)
     """`incoming`: creature of my side -> damage it may take next round."""
+    conditions_on: dict[tuple[str, str], tuple[tuple[int, float], ...]] = field(
+        default_factory=dict
+    )
+    """`condition_value`: (my power, enemy) -> (outcome: 0 hit, 1 miss, 2 effect, its worth)
+    for each outcome that lays something."""
     output: dict[str, float] = field(default_factory=dict)
     """`output`: creature of my side -> mean damage of its best at-will hit in reach."""
     # --- ai.squares -------------------------------------------------------------------------

@@ -17,7 +17,14 @@ from ai.position import burst_at, close_area
 from ai.previews import hit_at
 from ai.scoring import Context, Hit
 from engine.content.schema import Power
-from engine.grid import blast_origins, distance, footprint, line_of_effect, threatened_squares
+from engine.grid import (
+    BattleMap,
+    blast_origins,
+    distance,
+    footprint,
+    line_of_effect,
+    threatened_squares,
+)
 from engine.powers import power_range
 from engine.state import Combatant
 
@@ -26,6 +33,21 @@ ROUGH_KEEP = 8
 """Area placements (origins, blasts) scored exactly, after a rough count of who is caught."""
 Candidate = tuple[Square, list[Hit], Square | None]
 """(square to attack from, scored targets, area origin or blast corner)."""
+_BLASTS: dict[tuple[int, int, Square, int, int], list[Square]] = {}
+"""`blasts_of`: (map width, height, square, size, blast) -> `engine.grid.blast_origins`."""
+
+
+def blasts_of(bmap: BattleMap, sq: Square, size: int, n: int) -> list[Square]:
+    """`engine.grid.blast_origins`, kept across decisions: it reads only the map's bounds
+    (which blasts have a square on it), so the key is those and the blast's own numbers
+    (tests/ai/test_ai_caches.py compares it with the engine's over random maps)."""
+    key = (bmap.width, bmap.height, sq, size, n)
+    hit = _BLASTS.get(key)
+    if hit is None:
+        if len(_BLASTS) > 65536:
+            _BLASTS.clear()
+        hit = _BLASTS[key] = blast_origins(bmap, sq, size, n)
+    return hit
 
 
 def attack_options(
@@ -132,7 +154,7 @@ def _close_placements(
         else:
             assert p.blast is not None
             b = p.blast
-            for cx, cy in blast_origins(f.bmap, sq, size, b):
+            for cx, cy in blasts_of(f.bmap, sq, size, b):
                 box = (cx, cy, cx + b - 1, cy + b - 1)
                 rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
     return rough

@@ -19,6 +19,7 @@ replaces it) and never keeps it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -71,6 +72,10 @@ class DriverStep:
     """The policy's choice when it was not what was applied (refused, or over the cap)."""
     capped: bool = False
     """The turn had used up `max_actions`: this is the end of turn that closes it."""
+    ms: float = 0.0
+    """Wall time of the policy's `next_action` call, in ms, for every call (replans and
+    action-point decisions too; a decision event's `ms` covers only the first plan of a turn).
+    0.0 when the policy wasn't asked (a capped turn's end)."""
 
 
 class TurnDriver:
@@ -106,15 +111,17 @@ class TurnDriver:
         self._count += 1
         if self._count > self.max_actions:
             return DriverStep(c.id, EndTurn(), do(EndTurn(), None), capped=True)
+        t0 = time.perf_counter()
         choice = policy.next_action(enc)
+        ms = (time.perf_counter() - t0) * 1000
         try:
             events = do(choice.action, choice.decision)
         except Impossible as exc:
             events = do(EndTurn(), None)
             return DriverStep(
-                c.id, EndTurn(), events, choice.decision, exc.reason, chosen=choice.action
+                c.id, EndTurn(), events, choice.decision, exc.reason, chosen=choice.action, ms=ms
             )
-        return DriverStep(c.id, choice.action, events, choice.decision)
+        return DriverStep(c.id, choice.action, events, choice.decision, ms=ms)
 
     def run(
         self,

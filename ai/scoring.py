@@ -198,7 +198,11 @@ class Context:
             if t.creature.insubstantial or "insubstantial" in self.conditions_of(t):
                 need *= 2
             crit_dmg = self.crit_damage(p, t)
-            drop = (pv.hit - pv.crit) * expr.prob_at_least(need) + pv.crit * (crit_dmg >= need)
+            akey = (p.id, need)
+            at_least = self.c.at_least.get(akey)
+            if at_least is None:
+                at_least = self.c.at_least[akey] = expr.prob_at_least(need)
+            drop = (pv.hit - pv.crit) * at_least + pv.crit * (crit_dmg >= need)
         w = self.f.w
         if ally:
             value = -w.ally_hit * (useful + drop * self.kill_value(t))
@@ -309,14 +313,23 @@ class Context:
     def in_reach(self, p: Power, t: Combatant, at: Square) -> bool:
         """Could I use single-target power `p` on `t` standing at `at` (range and effect)?"""
         f = self.f
-        a_sq = footprint(at, f.me.size)
-        t_sq = f.b.squares(t)
-        if distance(a_sq, t_sq) > power_range(f.me, p):
+        me = f.me
+        rng = self.c.ranges.get(p.id)
+        if rng is None:
+            rng = self.c.ranges[p.id] = power_range(me, p)
+        if me.size == 1 and t.size == 1:  # most calls: no footprints to build
+            (ax, ay), (tx, ty) = at, t.pos
+            dx = ax - tx if ax > tx else tx - ax
+            dy = ay - ty if ay > ty else ty - ay
+            if (dx if dx > dy else dy) > rng:
+                return False
+        elif distance(footprint(at, me.size), f.b.squares(t)) > rng:
             return False
         lkey = (at, t.id)
         loe = self.c.loe.get(lkey)
         if loe is None:
-            loe = self.c.loe[lkey] = line_of_effect(f.bmap, a_sq, t_sq)
+            a_sq = footprint(at, me.size)
+            loe = self.c.loe[lkey] = line_of_effect(f.bmap, a_sq, f.b.squares(t))
         return loe
 
     def creatures_in(self, squares: Iterable[Square], p: Power, at: Square) -> list[Combatant]:

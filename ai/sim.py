@@ -2,6 +2,12 @@
 
 Run i uses seed S + i, so `--runs 1 --seed S+i` reproduces run i whatever `--jobs` was, and
 each run can write its combat log as JSON Lines (`run-NNNN-seed-S.jsonl`).
+
+With `--jobs N` the fights go to N forked worker processes in tasks of a few fights each
+(`chunks`): the content is loaded and warmed once, before the fork, and each task carries only
+job descriptions out and `RunResult`s back. Ctrl-C stops the workers and raises `Interrupted`
+with the fights that finished. `RunResult.decision_ms` times every `next_action` call (the
+turn driver's `DriverStep.ms`), not only the first plan of a turn.
 """
 
 from __future__ import annotations
@@ -12,10 +18,10 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import statistics
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,8 +110,8 @@ def play(
     flush()
 
     def note(step: DriverStep) -> None:
-        if step.decision is not None:
-            result.decision_ms.append(step.decision.ms)
+        if not step.capped:  # every policy call, replans and action points included
+            result.decision_ms.append(step.ms)
         if step.refused is not None:
             result.illegal.append(f"{step.who}: {step.chosen!r}: {step.refused}")
         flush()
@@ -191,6 +197,14 @@ def write_log(path: Path, lines: list[str]) -> None:
         raise OSError(exc.errno, f"can't write {path}: {exc.strerror or exc}") from None
 
 
+def _drop_unfinished_logs(jobs: list[Job]) -> None:
+    """The temporary files of logs a stopped worker was writing (`write_log`'s `.NAME.tmp`)."""
+    for folder in {j.log_dir for j in jobs if j.log_dir}:
+        for tmp in Path(folder).glob(".run-*.jsonl.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
 def prewarm(loaded: LoadedEncounter) -> None:
     """Per-process set-up shared by every fight of an encounter: the flattened movement graph
     and the engine's line tables out to the longest range of any power in it."""
@@ -200,37 +214,117 @@ def prewarm(loaded: LoadedEncounter) -> None:
     warm_lines(min(max(longest, 12), 24))
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped `run_many`: its workers are gone; `results` are the fights that finished
+    (in job order), for a partial summary."""
+
+    def __init__(self, results: list[RunResult], total: int) -> None:
+        super().__init__(f"interrupted after {len(results)} of {total} fights")
+        self.results = results
+        self.total = total
+
+
+CHUNK_MAX = 8
+"""Fights per task at most: a task is a few fights (~1 s of work), so the bar moves and no
+worker idles long at the end, while the per-task cost (one small pickle each way) is noise."""
+
+
+def chunks(jobs: list[Job], workers: int) -> list[list[Job]]:
+    """The jobs cut into tasks for `workers` processes: at least 16 tasks per worker when
+    there are enough jobs (the last ones to finish are short), at most `CHUNK_MAX` fights each."""
+    size = max(1, min(CHUNK_MAX, len(jobs) // (max(1, workers) * 16)))
+    return [jobs[i : i + size] for i in range(0, len(jobs), size)]
+
+
+_Content = dict[tuple[str, str | None], LoadedEncounter]
+
+
+def _init_worker(content: _Content) -> None:
+    """A worker's start: the content comes once per worker (inherited as is under fork), never
+    with each fight; Ctrl-C is the parent's to handle (it stops the pool), so a worker ignores
+    it rather than print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _LOADED.update(content)
+
+
+def _run_chunk(chunk: list[Job]) -> list[RunResult]:
+    return [run_job(job) for job in chunk]
+
+
 def run_many(
     jobs: list[Job], workers: int, progress: Callable[[int], None] | None = None
 ) -> list[RunResult]:
-    """Play every job, in `workers` processes; results in job order whatever `workers` is."""
+    """Play every job, in `workers` processes; results in job order whatever `workers` is.
+    Ctrl-C raises `Interrupted` (carrying the fights that finished) once no worker is left."""
+    frozen = len(jobs) >= 10
+    try:
+        keys = sorted({(j.source, j.ruleset) for j in jobs}, key=lambda k: (k[0], k[1] or ""))
+        content = {k: _loaded(*k) for k in keys}
+        if frozen:
+            for loaded in content.values():  # load and warm up once here: workers inherit it
+                prewarm(loaded)
+            # What exists now lives for the whole run: keep the collector from rescanning it
+            # (and, with fork, from touching the pages the workers share).
+            gc.collect()
+            gc.freeze()
+        if workers <= 1 or len(jobs) <= 1:
+            return _run_here(jobs, progress)
+        return _run_pool(jobs, workers, content, progress)
+    except KeyboardInterrupt:  # before any fight (loading, warming up, starting workers)
+        raise Interrupted([], len(jobs)) from None
+    finally:
+        if frozen:
+            gc.unfreeze()
+
+
+def _run_here(jobs: list[Job], progress: Callable[[int], None] | None) -> list[RunResult]:
     results: list[RunResult] = []
-    if len(jobs) >= 10:
-        # Load and warm up once here; forked workers inherit all of it.
-        for source, ruleset in sorted({(j.source, j.ruleset or "") for j in jobs}):
-            prewarm(_loaded(source, ruleset or None))
-        # What exists now lives for the whole run: keep the collector from rescanning it
-        # (and, with fork, from touching the pages the workers share).
-        gc.collect()
-        gc.freeze()
-    if workers <= 1 or len(jobs) <= 1:
+    try:
         for job in jobs:
             results.append(run_job(job))
             if progress:
                 progress(len(results))
-        return results
+    except KeyboardInterrupt:
+        _drop_unfinished_logs(jobs)
+        raise Interrupted(results, len(jobs)) from None
+    return results
+
+
+def _run_pool(
+    jobs: list[Job],
+    workers: int,
+    content: _Content,
+    progress: Callable[[int], None] | None,
+) -> list[RunResult]:
+    tasks = chunks(jobs, workers)
     methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork") if "fork" in methods else None
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        for r in pool.map(run_job, jobs, chunksize=max(1, len(jobs) // (workers * 8))):
-            results.append(r)
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    results: list[RunResult] = []
+    pool = ctx.Pool(min(workers, len(tasks)), _init_worker, (content,))
+    try:
+        for done in pool.imap_unordered(_run_chunk, tasks):
+            results.extend(done)
             if progress:
                 progress(len(results))
+    except KeyboardInterrupt:
+        pool.terminate()  # the fights under way are dropped, and their unfinished logs
+        pool.join()
+        _drop_unfinished_logs(jobs)
+        raise Interrupted(sorted(results, key=lambda r: r.index), len(jobs)) from None
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
     return sorted(results, key=lambda r: r.index)
 
 
 def default_jobs() -> int:
-    return max(1, os.cpu_count() or 1)
+    """One worker per core this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count()
+    return max(1, cores or 1)
 
 
 # --- summary -----------------------------------------------------------------------------

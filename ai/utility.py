@@ -81,15 +81,30 @@ def parts_of(eff: EffectSpec | ActiveEffect) -> Parts:
 
 # --- effects on enemies (what a hit or a zone lays on them) --------------------------------
 def condition_value(ctx: Context, p: Power, t: Combatant, hit: float) -> float:
-    """The conditions, ongoing damage and penalties `p` lays on enemy `t` (chance-weighted)."""
-    if immune_to_effects(t.creature, p) is not None:
-        return 0.0  # none of its effects land (the engine's rule, issue 16)
+    """The conditions, ongoing damage and penalties `p` lays on enemy `t` (chance-weighted).
+    The worth of each outcome is the same all decision long: worked out once per target."""
+    key = (p.id, t.id)
+    parts = ctx.c.conditions_on.get(key)
+    if parts is None:
+        parts = ctx.c.conditions_on[key] = _outcomes_on_enemy(ctx, p, t)
     total = 0.0
-    for spec, chance in ((p.hit, hit), (p.miss, 1.0 - hit), (p.effect, 1.0)):
-        if spec is None or chance <= 0 or not (spec.effects or spec.forced):
+    for which, worth in parts:
+        chance = hit if which == 0 else (1.0 - hit if which == 1 else 1.0)
+        if chance <= 0:
             continue
-        total += chance * _outcome_on_enemy(ctx, spec, t)
+        total += chance * worth
     return total
+
+
+def _outcomes_on_enemy(ctx: Context, p: Power, t: Combatant) -> tuple[tuple[int, float], ...]:
+    if immune_to_effects(t.creature, p) is not None:
+        return ()  # none of its effects land (the engine's rule, issue 16)
+    out = []
+    for which, spec in enumerate((p.hit, p.miss, p.effect)):
+        if spec is None or not (spec.effects or spec.forced):
+            continue
+        out.append((which, _outcome_on_enemy(ctx, spec, t)))
+    return tuple(out)
 
 
 def _outcome_on_enemy(ctx: Context, spec: Outcome, t: Combatant) -> float:

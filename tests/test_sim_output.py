@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shlex
+import sys
 
 import pytest
 
@@ -56,3 +57,49 @@ def test_sim_json_records_how_to_reproduce_it(capsys: pytest.CaptureFixture[str]
     again = json.loads(capsys.readouterr().out)
     assert again["wins"] == first["wins"] and again["mean_rounds"] == first["mean_rounds"]
     assert again["reproduce"] == rep
+
+
+def test_progress_redraws_at_most_ten_times_a_second_and_always_at_the_end() -> None:
+    """Fights that end faster than the eye can see don't each cost a terminal write."""
+    out = io.StringIO()
+    t = iter([0.0, 0.01, 0.02, 0.15, 0.16, 0.17])
+    tick = progress(5, out, now=lambda: next(t))
+    for done in range(1, 6):
+        tick(done)
+    draws = out.getvalue().split("\r")[1:]
+    assert [d.split("]")[1].split()[0] for d in draws] == ["1/5", "3/5", "5/5"]
+    assert "done" in draws[-1]
+
+
+@pytest.mark.parametrize(
+    ("tty", "as_json", "drawn"), [(True, False, True), (True, True, False), (False, False, False)]
+)
+def test_the_bar_is_only_for_a_terminal_and_never_with_json(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tty: bool,
+    as_json: bool,
+    drawn: bool,
+) -> None:
+    from dataclasses import replace
+
+    import ai.sim
+    from ai.sim import Job, run_job
+
+    one = run_job(Job("mirror", 0, 1, {}, None, None))
+    given: list[object] = []
+
+    def fake_run_many(jobs: list[Job], workers: int, progress: object = None) -> list[object]:
+        given.append(progress)
+        if callable(progress):
+            for i in range(len(jobs)):
+                progress(i + 1)
+        return [replace(one, index=j.index, seed=j.seed) for j in jobs]
+
+    monkeypatch.setattr(ai.sim, "run_many", fake_run_many)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: tty)
+    args = ["sim", "mirror", "--runs", "30", "--jobs", "2"] + (["--json"] if as_json else [])
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert callable(given[0]) is drawn
+    assert ("30/30" in err) is drawn and ("\r" in err) is drawn

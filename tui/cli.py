@@ -25,6 +25,7 @@ from tui.safetext import cells, clean, pad
 from tui.words import plural
 
 if TYPE_CHECKING:
+    from ai.sim import Job
     from engine.content.errors import ContentErrors
 
 EXAMPLES = """examples:
@@ -58,6 +59,20 @@ def _version() -> str:
         return version("skirmish")
     except PackageNotFoundError:  # run from a checkout that was never installed
         return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked (`importlib.metadata`
+    would cost about 20 ms at every start, the app's first frame included)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings, dest, default=argparse.SUPPRESS, nargs=0, help="show the version"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"skirmish {_version()}")
+        parser.exit()
 
 
 def _import_content_errors() -> None:
@@ -133,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--version", action="version", version=f"skirmish {_version()}")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play an encounter in the app")
@@ -333,19 +348,15 @@ def cmd_creatures(source: str) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    """Play `--runs` fights headless (AI on every side) and print the summary."""
-    from ai.sim import Job, default_jobs, prepare_log_dir, run_many, summarize
+    """Play `--runs` fights headless (AI on every side) and print the summary. Ctrl-C stops
+    the fights (no worker left behind), says so in one line and sums up those that finished
+    (exit status 130)."""
+    from ai.sim import Interrupted, default_jobs, run_many, summarize
     from engine.content.loader import load_encounter
     from engine.rulesets import get_ruleset
 
-    if args.runs < 1:
-        print("skirmish sim: --runs must be at least 1", file=sys.stderr)
-        return 2
-    if args.jobs is not None and args.jobs < 1:
-        print("skirmish sim: --jobs must be at least 1", file=sys.stderr)
-        return 2
-    if args.dice and args.runs != 1:
-        print("skirmish sim: --dice replays one fight: use it with --runs 1", file=sys.stderr)
+    if (problem := _sim_args_problem(args)) is not None:
+        print(f"skirmish sim: {problem}", file=sys.stderr)
         return 2
     try:
         if args.ruleset:
@@ -358,19 +369,72 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
-    unknown = [s for s in named if s not in sides]
-    if unknown:
-        print(
-            f"skirmish sim: no side {unknown[0]!r} in {args.encounter} (sides: {', '.join(sides)})",
-            file=sys.stderr,
-        )
-        return 2
-    if args.swap_sides and len(sides) != 2:
-        print("skirmish sim: --swap-sides needs an encounter with two sides", file=sys.stderr)
-        return 2
-    if args.log_dir is not None and (problem := prepare_log_dir(args.log_dir)) is not None:
+    if (problem := _sim_sides_problem(args, sides, named)) is not None:
         print(f"skirmish sim: {problem}", file=sys.stderr)  # one line, no file left behind
         return 2
+    jobs = _sim_jobs(args, sides, named)
+    workers = args.jobs if args.jobs is not None else default_jobs()
+    t0 = time.perf_counter()
+    show = not args.json and sys.stderr.isatty() and args.runs >= 20
+    stopped: Interrupted | None = None
+    try:
+        results = run_many(jobs, workers, progress(args.runs) if show else None)
+    except OSError as exc:  # a log that can't be written (a full disk): one line
+        print(f"skirmish sim: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except Interrupted as exc:  # Ctrl-C: the workers are gone; sum up what finished
+        stopped, results = exc, exc.results
+    if show:
+        print(file=sys.stderr)
+    if stopped is not None:
+        print(f"skirmish sim: {stopped}", file=sys.stderr)
+        if not results:
+            return 130
+    summary = summarize(
+        results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
+    )
+    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides)
+    summary["reproduce"]["content_hash"] = loaded.content_hash
+    if stopped is not None:
+        summary["interrupted"] = True  # `runs` says how many of `reproduce.runs` finished
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(clean(format_summary(args.encounter, summary, sides), newlines=True))
+    return 0 if stopped is None else 130
+
+
+def _sim_args_problem(args: argparse.Namespace) -> str | None:
+    """What's wrong with `skirmish sim`'s numbers, before anything is loaded (or None)."""
+    if args.runs < 1:
+        return "--runs must be at least 1"
+    if args.jobs is not None and args.jobs < 1:
+        return "--jobs must be at least 1"
+    if args.dice and args.runs != 1:
+        return "--dice replays one fight: use it with --runs 1"
+    return None
+
+
+def _sim_sides_problem(
+    args: argparse.Namespace, sides: list[str], named: dict[str, str]
+) -> str | None:
+    """What doesn't fit the encounter's sides, or a `--log-dir` that can't hold logs."""
+    from ai.sim import prepare_log_dir
+
+    unknown = [s for s in named if s not in sides]
+    if unknown:
+        return f"no side {unknown[0]!r} in {args.encounter} (sides: {', '.join(sides)})"
+    if args.swap_sides and len(sides) != 2:
+        return "--swap-sides needs an encounter with two sides"
+    if args.log_dir is not None:
+        return prepare_log_dir(args.log_dir)
+    return None
+
+
+def _sim_jobs(args: argparse.Namespace, sides: list[str], named: dict[str, str]) -> list[Job]:
+    """One job per run: run i plays seed SEED + i, sides swapped on odd runs if asked."""
+    from ai.sim import Job
+
     jobs = []
     for i in range(args.runs):
         pol = {s: named.get(s, "tactical") for s in sides}
@@ -388,26 +452,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 tuple(args.dice) if args.dice else None,
             )
         )
-    workers = args.jobs if args.jobs is not None else default_jobs()
-    t0 = time.perf_counter()
-    show = not args.json and sys.stderr.isatty() and args.runs >= 20
-    try:
-        results = run_many(jobs, workers, progress(args.runs) if show else None)
-    except OSError as exc:  # a log that can't be written (a full disk): one line
-        print(f"skirmish sim: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    summary = summarize(
-        results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
-    )
-    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides)
-    summary["reproduce"]["content_hash"] = loaded.content_hash
-    if show:
-        print(file=sys.stderr)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        print(clean(format_summary(args.encounter, summary, sides), newlines=True))
-    return 0
+    return jobs
 
 
 def reproduce_record(

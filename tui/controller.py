@@ -13,6 +13,9 @@ Fights are never lost: every fight is autosaved (`engine.autosave`). The History
 record to the save and fsyncs it before `apply`, `undo` or `redo` returns, and only then does
 the controller publish the result, so whatever the screen has shown is on disk. `Update.saved`
 carries the count of durable records; the status line shows it (the kill soak reads it there).
+
+The AI waits for the screen's first frame (`shown`): loading the AI and its first decisions
+would otherwise share the interpreter with the first paint and delay it (issue 14).
 """
 
 from __future__ import annotations
@@ -113,6 +116,10 @@ class Failed:
 
 
 News = Update | Ask | Refused | Waiting | Idle | Failed | Paused
+
+
+SHOWN_WAIT_S = 3.0
+"""How long the AI waits at most for the screen's first frame before it plays anyway."""
 
 
 class Abandoned(Exception):
@@ -227,6 +234,10 @@ class Controller:
         self._sent = 0
         self._known: dict[str, Known] = {}
         self.paused: str | None = None
+        self.shown = threading.Event()
+        """Set once the screen has drawn the fight: the AI plays only then (a screen clears it
+        before it starts the fight; without a screen it stays set)."""
+        self.shown.set()
         """Why the fight is paused (its save can't be written), while it is."""
 
     @classmethod
@@ -522,6 +533,7 @@ class Controller:
     def _autoplay(self) -> None:
         """The AI's turns, one action at a time through the one turn driver (`ai.driver`),
         each durable and published before the next; a person's turn or the end stops it."""
+        self._wait_shown()
         while True:
             with self.lock:
                 c = self._driver().actor(self.enc)
@@ -532,6 +544,17 @@ class Controller:
                 if self._driver().step(self.enc, self._apply_durably) is None:
                     return
                 self._publish()
+
+    def _wait_shown(self) -> None:
+        """Until the screen has drawn the fight (at most `SHOWN_WAIT_S`: a screen that never
+        says so can't stop the fight)."""
+        deadline = SHOWN_WAIT_S
+        while not self.shown.wait(0.05):
+            if self.closed.is_set():
+                raise Abandoned
+            deadline -= 0.05
+            if deadline <= 0:
+                return
 
     def _apply_durably(self, action: Action, decision: Decision | None) -> list[Logged]:
         return self._durable(self.hist.apply, action, decision) or []

@@ -38,15 +38,29 @@ def bar(done: int, total: int, elapsed: float) -> str:
     return f"{shown}  {clock(elapsed)} elapsed, {eta}"
 
 
+EVERY_S = 0.1
+"""The bar is redrawn at most this often (and at the end): ticks come as fast as fights end,
+and a terminal write per fight would cost more than the fight on a slow link."""
+
+
 def progress(
-    total: int, out: TextIO | None = None, now: Callable[[], float] = time.perf_counter
+    total: int,
+    out: TextIO | None = None,
+    now: Callable[[], float] = time.perf_counter,
+    every: float = EVERY_S,
 ) -> Callable[[int], None]:
-    """A tick(done) callback that redraws the bar on one line of `out` (stderr)."""
+    """A tick(done) callback that redraws the bar on one line of `out` (stderr), at most once
+    per `every` seconds, and always for the last run."""
     start = now()
     stream = out if out is not None else sys.stderr
+    drawn = [start - every]
 
     def tick(done: int) -> None:
-        stream.write("\r" + bar(done, total, now() - start) + " ")
+        t = now()
+        if done < total and t - drawn[0] < every:
+            return
+        drawn[0] = t
+        stream.write("\r" + bar(done, total, t - start) + " ")
         stream.flush()
 
     return tick

@@ -7,10 +7,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ai.sim import Job, play, run_many, summarize
+from ai.sim import CHUNK_MAX, Interrupted, Job, chunks, play, run_many, summarize
 from engine.content.loader import load_encounter
 from tui.cli import main
 
@@ -35,7 +36,8 @@ def test_every_ai_turn_carries_one_decision() -> None:
     for cid, kinds in acted:
         assert kinds.count("decision") == 1, (cid, kinds)
         assert kinds[0] == "decision", (cid, kinds)  # logged before the action it explains
-    assert len(result.decision_ms) == sum(k.count("decision") for _, k in turns)
+    # every policy call is timed: at least one per turn that decided
+    assert len(result.decision_ms) >= sum(k.count("decision") for _, k in turns)
 
 
 def test_decision_events_follow_the_log_schema() -> None:
@@ -177,3 +179,108 @@ def test_sim_logs_pass_check_log(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stdout
+
+
+def test_decision_ms_counts_every_policy_call_not_only_first_plans(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 14: `decision_ms` (and so `skirmish sim --json`'s percentiles) holds one time per
+    `next_action` call, replans and action points included, whether or not it logged a
+    decision event."""
+    import ai.sim
+
+    calls = [0]
+    real = ai.sim.make_policy
+
+    def counting(name: str) -> Any:
+        pol = real(name)
+        inner = pol.next_action
+
+        def next_action(enc: Any) -> Any:
+            calls[0] += 1
+            return inner(enc)
+
+        pol.next_action = next_action  # type: ignore[method-assign]
+        return pol
+
+    monkeypatch.setattr(ai.sim, "make_policy", counting)
+    enc, result = play(load_encounter("default"), 3, {})
+    events = sum(1 for lg in enc.log if lg.type == "decision")
+    assert len(result.decision_ms) == calls[0] >= events  # (182 calls, 63 events today)
+    assert all(ms >= 0.0 for ms in result.decision_ms)
+
+
+def test_chunks_keep_every_job_in_order_in_small_tasks() -> None:
+    jobs = [Job("mirror", i, i, {}, None, None) for i in range(1000)]
+    for workers in (1, 2, 3, 8):
+        tasks = chunks(jobs, workers)
+        assert [j for t in tasks for j in t] == jobs
+        assert max(len(t) for t in tasks) <= CHUNK_MAX
+        assert len(tasks) >= min(len(jobs), 16 * workers)
+    assert chunks(jobs[:3], 2) == [[jobs[0]], [jobs[1]], [jobs[2]]]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_the_run_with_the_fights_that_finished(workers: int, tmp_path: Path) -> None:
+    """Ctrl-C (a KeyboardInterrupt in the parent) ends `run_many` with `Interrupted`, carrying
+    the finished fights in job order, with no worker process left running and no log cut
+    short (each finished fight has its whole log; no temporary file is left)."""
+    import multiprocessing
+
+    jobs = [Job("mirror", i, 40 + i, {}, None, str(tmp_path)) for i in range(40)]
+    seen: list[int] = []
+
+    def tick(done: int) -> None:
+        seen.append(done)
+        if done >= 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as caught:
+        run_many(jobs, workers, tick)
+    got = caught.value.results
+    assert 2 <= len(got) < len(jobs) and caught.value.total == len(jobs)
+    assert [r.index for r in got] == sorted(r.index for r in got)
+    assert str(caught.value) == f"interrupted after {len(got)} of 40 fights"
+    assert multiprocessing.active_children() == []
+    names = {p.name for p in tmp_path.iterdir()}
+    assert not [n for n in names if n.endswith(".tmp")]
+    assert {f"run-{r.index:04d}-seed-{r.seed}.jsonl" for r in got} <= names
+    for r in got:
+        lines = (tmp_path / f"run-{r.index:04d}-seed-{r.seed}.jsonl").read_text().splitlines()
+        assert json.loads(lines[-1])["type"] == "encounter_end"
+    again = run_many([jobs[r.index] for r in got], 1)  # the same fights, the same results
+    assert [(r.winner, r.rounds) for r in again] == [(r.winner, r.rounds) for r in got]
+
+
+def test_sim_ctrl_c_prints_one_line_and_the_partial_summary(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import ai.sim
+
+    real = ai.sim.run_many
+
+    def stopped(jobs: list[Job], workers: int, progress: Any = None) -> Any:
+        raise Interrupted(real(jobs[:3], 1), len(jobs))
+
+    monkeypatch.setattr(ai.sim, "run_many", stopped)
+    code = main(["sim", "mirror", "--runs", "10", "--jobs", "2", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 130
+    assert err == "skirmish sim: interrupted after 3 of 10 fights\n"
+    s = json.loads(out)
+    assert s["runs"] == 3 and s["interrupted"] is True and s["reproduce"]["runs"] == 10
+
+
+def test_ctrl_c_before_any_fight_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while the content is still warming up: nothing to sum up, one line, 130."""
+    import ai.sim
+
+    def interrupted(loaded: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ai.sim, "prewarm", interrupted)
+    code = main(["sim", "mirror", "--runs", "12", "--jobs", "2"])
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (130, "", "skirmish sim: interrupted after 0 of 12 fights\n")

@@ -105,3 +105,37 @@ def test_the_simulator_is_the_driver_run_to_the_end(default_loaded: Any) -> None
     TurnDriver(lambda c: pols[c.side]).run(again)
     assert again.over and result.winner == again.battle.winner
     assert [r.action for r in again.records] == [r.action for r in enc.records]
+
+
+def test_every_policy_call_is_timed_capped_end_excepted(
+    default_loaded: Any, monkeypatch: Any
+) -> None:
+    """`DriverStep.ms` is the time of each `next_action` call, every call of a turn (not only
+    the first plan), measured around the policy; a capped end of turn asked no policy."""
+    import ai.driver
+
+    clock = [1000.0]
+    monkeypatch.setattr(ai.driver.time, "perf_counter", lambda: clock[0])
+
+    class Slow(Stubborn):
+        def next_action(self, enc: Encounter) -> Choice:
+            clock[0] += 0.004 + 0.001 * self.asked  # 4 ms, 5 ms, 6 ms, ...
+            return super().next_action(enc)
+
+    enc = started(default_loaded)
+    who = enc.current
+    assert who is not None
+
+    def apply(action: Action, decision: Any) -> list[Any]:
+        return enc.apply(action, decision) if isinstance(action, EndTurn) else []
+
+    slow = Slow(Move((who.pos, who.pos)))
+    driver = TurnDriver(lambda c: slow)
+    steps = []
+    while enc.current is who:
+        step = driver.step(enc, apply)
+        assert step is not None
+        steps.append(step)
+    asked = steps[:-1]
+    assert [round(s.ms, 6) for s in asked] == [4.0 + i for i in range(MAX_ACTIONS_PER_TURN)]
+    assert steps[-1].capped and steps[-1].ms == 0.0

@@ -9,6 +9,10 @@ between ESC[?2026h and ESC[?2026l and its end can be seen exactly.
   encounter list filled in (a worker loads it: the content code is most of the start-up);
 - launch: `skirmish play default` from spawning the process to the end of the first frame
   that shows the fight started (the status line says "Your turn") with the footer drawn;
+- AI first: the same when the monsters win initiative, so the AI plays before anyone can
+  (`skirmish play default --seed 1` and `skirmish play battle --seed 1`, 60x60 with 36
+  creatures): to the end of the first frame that shows the fight started ("the AI plays"),
+  with the CPU the process had used by then;
 - key: from writing a cursor key (`l`/`h`, alternately) to the end of the next frame, once
   the app is idle, repeated; median and p95;
 - bytes per key: everything the app writes to the terminal after one cursor key, until it
@@ -24,6 +28,7 @@ Run from the repository root: `.venv/bin/python -m tests.benchmarks.bench_tui [-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import pty
@@ -54,6 +59,9 @@ class App:
             env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor")
             env.setdefault("SKIRMISH_DATA_DIR", DATA_DIR)
             env.pop("NO_COLOR", None)
+            # as installed: from bytecode caches (written by the first launch if missing), not
+            # compiled from source at every start
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
             os.execve(argv[0], argv, env)
         self.pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
@@ -94,10 +102,22 @@ class App:
         return end - start
 
     def close(self) -> None:
-        try:
+        """SIGTERM, reading what the app still writes until it is gone: an app the AI plays
+        on has frames to write, and blocked on a full terminal it could never exit. SIGKILL
+        if it is not gone in 10 s."""
+        with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGTERM)
-            os.waitpid(self.pid, 0)
-        except OSError:
+        deadline = time.perf_counter() + 10.0
+        try:
+            while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+                if time.perf_counter() > deadline:
+                    os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
+                    break
+                if select.select([self.fd], [], [], 0.05)[0]:
+                    with contextlib.suppress(OSError):
+                        os.read(self.fd, 65536)
+        except ChildProcessError:
             pass
         os.close(self.fd)
 
@@ -113,6 +133,10 @@ def command(*args: str) -> list[str]:
 
 
 PLAY = ("play", "default", "--seed", "1", "--control", "monsters=player")
+AI_FIRST = (  # seed 1: the monsters win initiative in both
+    ("play", "default", "--seed", "1"),
+    ("play", "battle", "--seed", "1"),
+)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -150,6 +174,32 @@ def launch_once() -> tuple[float, float, App]:
     return end - app.t0, cpu_seconds(app.pid), app
 
 
+def ai_first_once(argv: tuple[str, ...]) -> tuple[float, float]:
+    """(seconds to the first frame of a fight the AI opens, CPU seconds used by then)."""
+    app = App(command(*argv))
+
+    def started(b: bytes) -> bool:
+        at = b.find(b"the AI plays")
+        return at >= 0 and b"palette" in b and SYNC_END in b[at:]
+
+    end = app.until(started, timeout=20.0)
+    cpu = cpu_seconds(app.pid)
+    app.close()
+    return end - app.t0, cpu
+
+
+def report_ai_first(launches: int) -> None:
+    for argv in AI_FIRST:
+        runs = [ai_first_once(argv) for _ in range(launches)]
+        walls = [w for w, _ in runs]
+        print(
+            f"`skirmish {' '.join(argv)}` (the AI moves first) to the fight's first frame: "
+            f"median {statistics.median(walls):.3f} s, max {max(walls):.3f} s over {launches} "
+            f"launches (target <= 1.0 s); CPU used by then: median "
+            f"{statistics.median(c for _, c in runs):.2f} s"
+        )
+
+
 def bytes_per_key(app: App, keys: int) -> tuple[list[int], list[int]]:
     """(bytes, frames) the app writes for each of `keys` cursor keys (`l`/`h` alternately),
     each counted until the app has been quiet for 0.3 s. The app is first let go quiet for a
@@ -182,9 +232,16 @@ def main() -> None:
     parser.add_argument(
         "--bytes-only", action="store_true", help="only the bytes per key press (< 15 s)"
     )
+    parser.add_argument(
+        "--ai-first-only", action="store_true", help="only the fights the AI opens (< 30 s)"
+    )
     args = parser.parse_args()
     if args.skirmish:
         EXE.append(args.skirmish)
+    if args.ai_first_only:
+        report_ai_first(3 if args.quick else 10)
+        print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        return
     if args.bytes_only:
         _, _, one = launch_once()
         report_bytes(*bytes_per_key(one, 10 if args.quick else 30))
@@ -222,11 +279,13 @@ def main() -> None:
     app.close()
     ms = [x * 1000 for x in lat]
     print(
-        "`skirmish play default` to the fight's first full frame: "
+        "`skirmish play default --control monsters=player` (no AI turn) to the fight's first"
+        " full frame: "
         f"median {statistics.median(times):.3f} s, "
         f"max {max(times):.3f} s over {launches} launches (target <= 1.0 s); "
         f"CPU used by then: median {statistics.median(cpu):.2f} s"
     )
+    report_ai_first(launches)
     p95 = sorted(ms)[int(len(ms) * 0.95) - 1]
     print(
         f"key press to updated frame: median {statistics.median(ms):.1f} ms, "

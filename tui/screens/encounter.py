@@ -207,6 +207,7 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
     def on_mount(self) -> None:
         self.query_one("#log", LogPane).border_title = "Log"
         self.query_one("#grid", GridPane).border_title = plain(name(self.loaded.spec.map.name, 60))
+        self.controller.shown.clear()  # the AI waits for the fight's first frame (issue 14)
         self._start_worker(self.controller.run_start)
         self._refresh_mode()
 
@@ -244,6 +245,8 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
             self._show_view(news.view)
             if not self.controller.player_turn_view(news.view) and not self.controller.step_mode:
                 self.hint = "the AI plays (c on a creature takes it over)"
+            if not self.controller.shown.is_set():
+                self.call_after_refresh(self.controller.shown.set)
         elif isinstance(news, Ask):
             self._show_view(news.view)
             self.hint = "Waiting for your answer"
