@@ -1,25 +1,28 @@
 """Named configurations of the tactical policy: the knobs a league compares and a GM picks.
 
 A configuration is everything that makes two tactical players differ: how much each side
-weighs its exposure at the end square (on top of the role weights of `ai.roles`), whether
-badly hurt monsters break off, how many end squares are tried for ranged and area attacks.
-`CONFIGS` names them; `ai.driver.make_policy` builds a policy from a name, so `skirmish sim
---policy SIDE=NAME` and the league bench (`tests/benchmarks/bench_league.py`) use the same
-names.
+weighs its exposure at the end square (on top of the role weights of `ai.roles`), its default
+styles (`ai.styles`: attacks on the dying, breaking off when badly hurt, caution), how many
+end squares are tried for ranged and area attacks. `CONFIGS` names them;
+`ai.driver.make_policy` builds a policy from a name, so `skirmish sim --policy SIDE=NAME` and
+the league bench (`tests/benchmarks/bench_league.py`) use the same names.
 
 - `tactical`: the default; what `skirmish play` and `sim` use. It weighs its exposure twice
   as much as the role table, is patient (it won't walk into the enemies' reach on a turn it
   can't attack: `patience`) and reads each creature's powers to correct its role's weights
   (`read_powers`, `ai.profile`).
 - `classic`: the tactical policy's weights as they were when issue 15 was filed, kept as a
-  fixed reference to measure the default against (no patience, roles read from the tag only).
+  fixed reference to measure the default against (no patience, roles read from the tag
+  only; ruthless, as it was: it attacks the dying while a standing enemy is free).
 - `exposure-x2`, `exposure-x3`: `classic` weighing its exposure two and three times as much
   (the patient copies that beat `classic` when the issue was filed).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+from ai.styles import Caution, StylePick
 
 TOP_K = 5
 """End squares (best by position) from which ranged and area attacks are tried."""
@@ -42,9 +45,18 @@ class AIConfig:
     exposure-x3 at the `gate` chokepoint: 44-16 against 36-24 over the same 60 fights)."""
     read_powers: bool = True
     """Correct the role's weights by what the creature's powers do (`ai.profile`)."""
+    ruthless: bool = False
+    """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
+    caution: Caution = "normal"
+    """Scales the exposure and opportunity attack weights (`ai.styles.CAUTION_SCALE`)."""
+    style: StylePick = field(default_factory=StylePick)
+    """The command line's `--ai-style` choices for this side: over the content's `ai` fields,
+    which are over the three fields above (`ai.styles.resolve`)."""
 
 
-CLASSIC = AIConfig(name="classic", exposure_scale=1.0, patience=0.0, read_powers=False)
+CLASSIC = AIConfig(
+    name="classic", exposure_scale=1.0, patience=0.0, read_powers=False, ruthless=True
+)
 CONFIGS: dict[str, AIConfig] = {
     "tactical": AIConfig(),
     "classic": CLASSIC,

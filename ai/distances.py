@@ -209,7 +209,8 @@ def routes(
     cost = mg.cost
     adj = mg.adj
     bit_cost: dict[int, float] = {}
-    for d in range(budget + 1):
+    # Every step costs at least 1, so the labels at exactly `budget` extend no further.
+    for d in range(budget):
         for li in buckets[d]:
             _, oa, mask, u, _ = labels[li]
             extra = threat_mask.get(u, 0) & ~mask
@@ -263,7 +264,7 @@ def _plain_routes(
     buckets[0].append(0)
     cost = mg.cost
     adj = mg.adj
-    for d in range(budget + 1):
+    for d in range(budget):  # the squares at exactly `budget` extend no further
         for li in buckets[d]:
             u = labels[li][3]
             vs = adj.get(u)
@@ -275,9 +276,10 @@ def _plain_routes(
                 nd = d + cost[v]
                 if nd > budget:
                     continue
-                index[v] = len(labels)
+                n = len(labels)
+                index[v] = n
                 labels.append((nd, 0.0, 0, v, li))
-                buckets[nd].append(len(labels) - 1)
+                buckets[nd].append(n)
     return {
         sq: Route(sq, None, labels[i][0], 0, "walk", labels, i)
         for sq, i in index.items()

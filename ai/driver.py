@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ai.config import CONFIGS
 from ai.naive import NaivePolicy
 from ai.policy import Policy
 from ai.rollout import RolloutPolicy
+from ai.styles import StylePick
 from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn, Impossible
 from engine.encounter import Encounter
@@ -45,12 +46,15 @@ PolicyFor = Callable[[Combatant], Policy | None]
 """The policy that plays a creature, or None when a person plays it."""
 
 
-def make_policy(name: str) -> Policy:
-    """A fresh policy by name (one per side per fight: policies keep per-fight caches)."""
+def make_policy(name: str, style: StylePick | None = None) -> Policy:
+    """A fresh policy by name (one per side per fight: policies keep per-fight caches);
+    `style`: the command line's `--ai-style` choices for its side (`ai.styles`; the naive
+    baseline has no styles)."""
     if name == "naive":
         return NaivePolicy()
     if name in CONFIGS:
-        return TacticalPolicy(config=CONFIGS[name])
+        cfg = CONFIGS[name] if style is None else replace(CONFIGS[name], style=style)
+        return TacticalPolicy(config=cfg)
     if name == "rollout":
         return RolloutPolicy()
     raise ValueError(f"unknown policy {name!r} (one of: {', '.join(POLICIES)})")

@@ -92,6 +92,8 @@ def summary(b: Battle, me: Combatant, o: Option) -> str:
         act = f"{act}, {after}" if act else after
     text = head + oa
     text = f"{text}; {act}" if act else text
+    if o.style_note:
+        text = f"{text}; {o.style_note}"
     if o.extras:
         # The minor actions come first: "Vessa sustains Gravity Well; walks 3 squares ...".
         first = ", ".join(

@@ -6,7 +6,9 @@ value of each iterative attack, each at its own penalty (`full_attack_previews`)
 set against the planner's move-and-attack options. A withdraw is weighed only when the
 creature starts next to an enemy: a move of up to double speed whose first square left
 provokes nothing, scored as the planner's moves with no attack (toward the enemy it wants, or
-away when fleeing), so that it wins where a plain move would provoke.
+away when fleeing), so that it wins where a plain move would provoke. Only withdraws that get
+clear are weighed: none that still provokes on the way, none that ends in an enemy's reach
+(a withdraw gives up the attack; one that ends next to an enemy bought nothing).
 """
 
 from __future__ import annotations
@@ -70,7 +72,11 @@ def withdraw_options(turn: Turn, fleeing: bool) -> list[Option]:
     mask = dict(f.threat_mask)
     mask[s0] = 0  # S-15: the square left first provokes nothing
     found = routes(f.mg, s0, 2 * b.speed(me), f.enemy_sq, f.occupied, mask, ctx.oa_cost)
-    moves = {sq: r for sq, r in found.items() if sq != s0}
+    # Only a withdraw that gets clear: nothing provoked on the way (S-14: leaving another
+    # square an enemy threatens still provokes) and no enemy's reach where it ends.
+    moves = {
+        sq: r for sq, r in found.items() if sq != s0 and not r.mask and not f.threat_mask.get(sq)
+    }
     for r in moves.values():
         r.mode = "withdraw"
     if not moves:

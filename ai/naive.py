@@ -15,6 +15,7 @@ from engine.content.schema import Power
 from engine.decisions import Question
 from engine.encounter import Encounter
 from engine.grid import Terrain, cheapest_path, distance
+from engine.powers import usable_refusal
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -33,6 +34,11 @@ def basic_powers(c: Combatant) -> list[Power]:
 
 class NaivePolicy:
     name = "naive"
+
+    def __init__(self) -> None:
+        self._basics: dict[str, tuple[tuple[Power, ...], list[Power]]] = {}
+        """`basic_powers` by creature, with the powers tuple it was read from (a creature's
+        powers never change in a fight; a new fight's creature of the same id has its own)."""
 
     def answer(self, enc: Encounter, question: Question[Any]) -> Any:
         return question.default()  # as the AutoDecider: no thought
@@ -81,9 +87,21 @@ class NaivePolicy:
                 return Move((c.pos, sq), "walk")
         return None
 
+    def _basic(self, c: Combatant) -> list[Power]:
+        hit = self._basics.get(c.id)
+        if hit is None or hit[0] is not c.powers:
+            hit = (c.powers, basic_powers(c))
+            self._basics[c.id] = hit
+        return hit[1]
+
     def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
-        for power, refusal in enc.power_refusals():
-            if refusal is not None or power not in basic_powers(c):
+        """The first basic power (in the creature's order) that `Encounter.power_refusals`
+        would pass, on its nearest target; only the basic powers are asked about."""
+        b = enc.battle
+        for power in self._basic(c):
+            if usable_refusal(b, c, power) is not None:
+                continue
+            if power.action in ("standard", "move", "minor") and not enc.can_spend(power.action):
                 continue
             targets = enc.targets(power.id)
             if not targets:
@@ -113,10 +131,24 @@ class NaivePolicy:
             return None
         occ = b.occupancy()
         for enemy in enemies[:3]:
-            goal = min(reach, key=lambda sq: (distance(b.squares(enemy), ((sq),)), reach[sq], sq))
+            goal = _nearest(b.squares(enemy), reach)
             if distance(b.squares(enemy), (goal,)) >= self._dist(enc, c, enemy.id):
                 continue
             found = cheapest_path(b.map, c.pos, goal, c.id, c.side, c.size, occ)
             if found is not None:
                 return Move(tuple(found[0]), "walk")
         return None
+
+
+def _nearest(theirs: tuple[Square, ...], reach: dict[Square, int]) -> Square:
+    """The square of `reach` nearest `theirs`, then the cheapest, then the least: the min
+    of (distance, cost, square) (one tuple per square: this runs for every approach)."""
+    if len(theirs) == 1:
+        (ex, ey) = theirs[0]
+        best = min(
+            (max(x - ex if x >= ex else ex - x, y - ey if y >= ey else ey - y), cost, (x, y))
+            for (x, y), cost in reach.items()
+        )
+    else:
+        best = min((distance(theirs, (sq,)), cost, sq) for sq, cost in reach.items())
+    return best[2]

@@ -51,6 +51,8 @@ class Option:
     """The standard action of a "utility" option."""
     note: str = ""
     """What a "utility" option does, for the explanation."""
+    style_note: str = ""
+    """What a style changed, for the explanation ("spares the dying Wren: Brom is standing")."""
     extras: tuple[Utility, ...] = ()
     """Minor (or move) actions taken first: sustaining effects, attackless powers."""
     parts: dict[str, float] = field(default_factory=dict)

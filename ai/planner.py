@@ -9,7 +9,11 @@ generator for its options:
 - the d20srd full attack and the 4srd/d20srd withdraw (`ai.full_round`);
 - moves with no attack, toward the enemy it wants or away when fleeing, and staying put
   (`ai.moving`);
-- powers with no attack roll as the standard action (`ai.utility`), and a second wind.
+- powers with no attack roll as the standard action (`ai.utility`), and a second wind;
+- prone with one action (dazed): standing up, weighed against the rest (`stand_option`).
+
+Provoking turns pay a tie-breaker, and those the creature can't expect to survive are set
+aside unless a kill or a rescue pays for them (`ai.provoking`).
 
 The best option (by score) is the turn; the policy (`ai.tactical`) turns it into engine
 actions. What the planner remembers between decisions is the side's `SideMemory`, keyed by
@@ -17,6 +21,8 @@ where the fight stands (`engine.progress`), so undo and resume can't mislead it.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from ai.attack_plans import MAX_CANDIDATES, attack_plans, attack_powers
 from ai.config import TOP_K, AIConfig
@@ -26,8 +32,10 @@ from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
 from ai.moving import hold_note, moving_options, second_move
 from ai.plan import Budget, Option, budget
+from ai.provoking import settle
 from ai.roles import weights_for
 from ai.scoring import Context
+from ai.styles import Style, cautious, resolve, spare_dying
 from ai.turn import Habits, Turn
 from ai.utility import Utility, heals_out_of_reach, utilities
 from engine.encounter import Encounter
@@ -37,6 +45,22 @@ from engine.state import Combatant
 __all__ = ["MAX_CANDIDATES", "TOP_K", "Planner"]
 
 Square = tuple[int, int]
+Stand = Literal["first", "weigh", "no"]
+STAND_WORTH = 1.0
+"""What standing up is worth beyond staying put with nothing done (no -2 to its attacks next
+turn, no move action spent on it then), before the combat advantage it denies."""
+
+
+def stand_option(turn: Turn, options: list[Option]) -> Option:
+    """Standing up as the turn's only action: worth staying put, plus `STAND_WORTH`, plus a
+    tenth of the melee damage of the enemies next to it (the +2 for combat advantage that
+    prone grants them)."""
+    ctx = turn.ctx
+    f = ctx.f
+    stay = max((o.score for o in options if o.kind == "stay"), default=turn.value(turn.s0))
+    near = f.threat_mask.get(turn.s0, 0)
+    ca = sum(ctx.danger(f.b[e]).melee for e in f.threat_ids if near & f.threat_bit[e])
+    return Option("stand", stay + STAND_WORTH + 0.1 * ca, turn.s0, replan_after=True)
 
 
 class Planner:
@@ -44,9 +68,10 @@ class Planner:
     docstring); keeps the side's memory."""
 
     def __init__(self, config: AIConfig | None = None) -> None:
-        """`config.flee`: monsters (not minions, not player characters) break off when down
-        to a quarter of their hit points and come back at three quarters (Brogue's rule,
-        whose gap keeps them from flip-flopping)."""
+        """`config`: the configuration and the command line's styles (`ai.styles`); with the
+        `flee` style, monsters (not minions, not player characters) break off when down to a
+        quarter of their hit points and come back at three quarters (Brogue's rule, whose gap
+        keeps them from flip-flopping)."""
         self.config = config or AIConfig()
         self.top_k = self.config.top_k
         self.flee = self.config.flee
@@ -78,21 +103,31 @@ class Planner:
         spent; `moves_only`: the first move of two found nothing to attack; `extras`: weigh
         the minor actions (sustains, attackless powers) that come before the rest."""
         self.memory.sync(enc)
-        ctx = Context(enc, c, weights_for(c, config=self.config), self.memory)
+        style = self.style(enc, c)
+        weights = cautious(weights_for(c, config=self.config), style)
+        ctx = Context(enc, c, weights, self.memory)
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
         stuck = ctx.f.b.flag(c, "cant_move")
-        if self._stands(ctx, bud, stuck):
+        stand = self._stands(ctx, bud, extra_standard)
+        if stand == "first":
             o = Option("stand", 0.0, c.pos, replan_after=True, extras=pre)
             self.last_options = [o]
             return o
         turn = Turn.of(ctx, bud, Habits.of(self.memory, c.id, enc.battle.turn_counter), stuck)
-        fleeing = self._is_fleeing(enc, c)
+        fleeing = self._is_fleeing(enc, c, style)
         options = self._options(turn, utils, moves_only, fleeing)
+        if stand == "weigh":
+            options.append(stand_option(turn, options))
+        settle(turn, options)  # needless and deadly opportunity attacks (`ai.provoking`)
+        note = ""
+        if not style.ruthless:
+            options, note = spare_dying(enc.battle, options)
         options.sort(key=lambda o: -o.score)
         self.last_options = options
         best = options[0]
         best.extras = pre
+        best.style_note = note
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
             second_move(turn, best)
         if best.kind == "stay" and self.config.read_powers:
@@ -119,15 +154,19 @@ class Planner:
         return pre, bud, utils
 
     @staticmethod
-    def _stands(ctx: Context, bud: Budget, stuck: bool) -> bool:
-        """Prone, able to move and not at the bottom of a pit: it stands up first."""
+    def _stands(ctx: Context, bud: Budget, extra_standard: int) -> Stand:
+        """Prone, with a move action left and not at the bottom of a pit: "first" if standing
+        up (a move action; immobilized creatures may, as it moves no square) still leaves an
+        action to use (F-TRN-1: it stands, then plans the rest); "weigh" if it would spend the
+        turn's only action (dazed, a surprise round), where attacking or shifting from the
+        ground is weighed against it (`stand_option`); else "no"."""
         f = ctx.f
-        return (
-            f.b.has(f.me, "prone")
-            and bud.move
-            and not stuck
-            and f.bmap.cell(f.me.pos).terrain != Terrain.PIT
-        )
+        if not f.b.has(f.me, "prone") or not bud.move:
+            return "no"
+        if f.bmap.cell(f.me.pos).terrain == Terrain.PIT:
+            return "no"
+        after = budget(f.b, f.me, extra_standard, ("move",))
+        return "first" if after.standard or after.move else "weigh"
 
     def _options(
         self, turn: Turn, utils: list[Utility], moves_only: bool, fleeing: bool
@@ -175,9 +214,15 @@ class Planner:
             moving = moving_options(turn, turn.moves, turn.route_cost, fleeing, exact=True)
         return moving
 
-    def _is_fleeing(self, enc: Encounter, c: Combatant) -> bool:
-        """Breaking off (with `flee`): from a quarter of its hit points until three quarters."""
-        if not self.flee or c.pc or c.creature.minion:
+    def style(self, enc: Encounter, c: Combatant) -> Style:
+        """`c`'s effective style (`ai.styles.resolve`): the command line's, the content's,
+        the configuration's."""
+        return resolve(enc, c, self.config)
+
+    def _is_fleeing(self, enc: Encounter, c: Combatant, style: Style) -> bool:
+        """Breaking off (the `flee` style): from a quarter of its hit points until three
+        quarters."""
+        if not style.flee or c.pc or c.creature.minion:
             return False
         fleeing = self.memory.fleeing(c.id)
         if c.hp <= c.max_hp // 4:

@@ -9,6 +9,7 @@ blasts and the map's chokepoints never change for a map, so they are memoized pe
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
@@ -41,23 +42,51 @@ danger, ranged danger share, range, 1 if it threatens an ally)."""
 
 
 # --- per-map geometry -----------------------------------------------------------------------
-_BURSTS: dict[tuple[int, Square, int], tuple[BattleMap, frozenset[Square]]] = {}
+class _MapMemo:
+    """The memo tables of one map. Held through a weak reference to the map (`_memo_of`), so
+    a map no longer in play takes its tables with it: a simulator that loads a fresh map for
+    every fight stays flat instead of keeping every map it ever played alive."""
+
+    __slots__ = ("bursts", "close", "narrow")
+
+    def __init__(self) -> None:
+        self.bursts: dict[tuple[Square, int], frozenset[Square]] = {}
+        self.close: dict[tuple[Square, int, int, Square | None], frozenset[Square]] = {}
+        self.narrow: frozenset[Square] | None = None
+
+
+MEMO_LIMIT = 50_000
+"""Entries of one table past which it is dropped wholesale (a refill only recomputes)."""
+_MEMOS: weakref.WeakKeyDictionary[BattleMap, _MapMemo] = weakref.WeakKeyDictionary()
+_LAST: tuple[weakref.ref[BattleMap], _MapMemo] | None = None
+"""The last map asked about and its tables: the common case, without the weak table's cost
+(rebound whole, never changed in place, so a thread reading it sees one map's pair)."""
+
+
+def _memo_of(bmap: BattleMap) -> _MapMemo:
+    global _LAST
+    last = _LAST
+    if last is not None and last[0]() is bmap:
+        return last[1]
+    memo = _MEMOS.get(bmap)
+    if memo is None:
+        memo = _MapMemo()
+        _MEMOS[bmap] = memo
+    _LAST = (weakref.ref(bmap), memo)
+    return memo
 
 
 def burst_at(bmap: BattleMap, origin: Square, n: int) -> frozenset[Square]:
     """`engine.grid.burst_squares`, memoized per map (terrain never changes)."""
-    key = (id(bmap), origin, n)
-    hit = _BURSTS.get(key)
-    if hit is not None and hit[0] is bmap:
-        return hit[1]
-    if len(_BURSTS) > 50_000:
-        _BURSTS.clear()
-    sqs = burst_squares(bmap, origin, n)
-    _BURSTS[key] = (bmap, sqs)
+    table = _memo_of(bmap).bursts
+    key = (origin, n)
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    if len(table) >= MEMO_LIMIT:
+        table.clear()
+    sqs = table[key] = burst_squares(bmap, origin, n)
     return sqs
-
-
-_CLOSE: dict[tuple[int, Square, int, int, Square | None], tuple[BattleMap, frozenset[Square]]] = {}
 
 
 def close_area(
@@ -65,29 +94,27 @@ def close_area(
 ) -> frozenset[Square]:
     """A close burst n around `pos` (`blast_tl` None) or the blast n at `blast_tl`,
     memoized per map."""
-    key = (id(bmap), pos, size, n, blast_tl)
-    hit = _CLOSE.get(key)
-    if hit is not None and hit[0] is bmap:
-        return hit[1]
-    if len(_CLOSE) > 50_000:
-        _CLOSE.clear()
+    table = _memo_of(bmap).close
+    key = (pos, size, n, blast_tl)
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    if len(table) >= MEMO_LIMIT:
+        table.clear()
     if blast_tl is None:
         sqs = close_burst_squares(bmap, pos, size, n)
     else:
         sqs = blast_squares(bmap, pos, size, n, blast_tl)
-    _CLOSE[key] = (bmap, sqs)
+    table[key] = sqs
     return sqs
-
-
-_NARROW: dict[int, tuple[BattleMap, frozenset[Square]]] = {}
 
 
 def chokepoints(bmap: BattleMap) -> frozenset[Square]:
     """Walkable squares closed on two opposite sides (west and east, or north and south):
     doorways, gaps between pillars, one-square corridors and bridges. Memoized per map."""
-    hit = _NARROW.get(id(bmap))
-    if hit is not None and hit[0] is bmap:
-        return hit[1]
+    memo = _memo_of(bmap)
+    if memo.narrow is not None:
+        return memo.narrow
     walk = graph_of(bmap).cost
     out = set()
     for x, y in walk:
@@ -95,11 +122,8 @@ def chokepoints(bmap: BattleMap) -> frozenset[Square]:
         closed_ns = (x, y - 1) not in walk and (x, y + 1) not in walk
         if closed_we != closed_ns:  # both: a dead end or a lone square, not a passage
             out.add((x, y))
-    sqs = frozenset(out)
-    if len(_NARROW) >= 8:
-        _NARROW.clear()
-    _NARROW[id(bmap)] = (bmap, sqs)
-    return sqs
+    memo.narrow = frozenset(out)
+    return memo.narrow
 
 
 # --- the worth of a square ------------------------------------------------------------------

@@ -21,7 +21,7 @@ import os
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from ai.driver import MAX_ACTIONS_PER_TURN as MAX_ACTIONS_PER_TURN  # re-exporte
 from ai.driver import POLICIES as POLICIES
 from ai.driver import DriverStep, TurnDriver, make_policy
 from ai.policy import Policy
+from ai.styles import StylePick
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.decisions import Question
 from engine.dice import ScriptedDice, SeededDice
@@ -75,11 +76,14 @@ def play(
     dice_prefix: list[int] | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
     index: int = 0,
+    styles: Mapping[str, StylePick] | None = None,
 ) -> tuple[Encounter, RunResult]:
-    """Play one fight to its end with the named policy on each side."""
+    """Play one fight to its end with the named policy on each side (`styles`: the command
+    line's `--ai-style` choices per side, `ai.styles`)."""
     t0 = time.perf_counter()
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
-    policies = {s: make_policy(policy_names.get(s, "tactical")) for s in sides}
+    styles = styles or {}
+    policies = {s: _policy(policy_names.get(s, "tactical"), styles.get(s)) for s in sides}
     holder: list[Encounter] = []
     decider = _SideDecider(policies, holder)
     dice = ScriptedDice(dice_prefix, fallback=SeededDice(seed)) if dice_prefix else None
@@ -128,6 +132,11 @@ def play(
     return enc, result
 
 
+def _policy(name: str, style: StylePick | None) -> Policy:
+    """`make_policy`, given a style only when there is one (a caller may wrap it)."""
+    return make_policy(name) if style is None else make_policy(name, style)
+
+
 # --- many runs ---------------------------------------------------------------------------
 _LOADED: dict[tuple[str, str | None], LoadedEncounter] = {}
 
@@ -148,6 +157,8 @@ class Job:
     ruleset: str | None
     log_dir: str | None
     dice: tuple[int, ...] | None = None
+    styles: dict[str, StylePick] | None = None
+    """`--ai-style` choices per side (`ai.styles`)."""
 
 
 def run_job(job: Job) -> RunResult:
@@ -162,6 +173,7 @@ def run_job(job: Job) -> RunResult:
         dice_prefix=list(job.dice) if job.dice else None,
         on_event=sink,
         index=job.index,
+        styles=job.styles,
     )
     if job.log_dir:
         write_log(Path(job.log_dir) / f"run-{job.index:04d}-seed-{job.seed}.jsonl", lines)

@@ -86,22 +86,28 @@ def setup(
     a_sq = battle.squares(attacker) if at is None else footprint(at, attacker.size)
     t_sq = battle.squares(target)
     src_sq = origin if origin is not None and kind in ("close", "area") else a_sq
-    mods = list(battle.ruleset.attack_modifiers(attacker, power, weapon))
+    mods = battle.ruleset.attack_modifiers(attacker, power, weapon)
     mods += battle.ruleset.situational_modifiers(
         battle, attacker, target, power, weapon, a_sq, t_sq
     )
     mods += battle.action_modifiers.get(attacker.id, ())  # d20srd iterative attacks
     mods += extra
+    # Each creature's conditions read once (`Battle._conditions`): this runs on every attack.
+    a_conds, a_flags = battle._conditions(attacker)
+    t_conds, t_flags = battle._conditions(target)
 
-    seen = can_see(battle, attacker, target, at)
-    if battle.has(target, "invisible") or battle.flag(attacker, "cant_see"):
-        conceal = "total"
+    # F-MOD-8, F-MOD-11: as `can_see` (the viewer's squares are `a_sq`)
+    if "invisible" in t_conds or "cant_see" in a_flags:
+        conceal, seen = "total", False
     else:
         conceal = concealment(battle.map, a_sq, t_sq)
+        seen = conceal != "total"
 
     ca, flank = False, False
     if seen:  # F-MOD-1: only against a target the attacker can see
-        ca, flank = _advantage(battle, attacker, target, kind, a_sq, t_sq, at)
+        ca, flank = _advantage(
+            battle, attacker, target, kind, a_sq, t_sq, at, a_conds, (t_conds, t_flags)
+        )
     if ca:
         mods.append(Mod("combat_advantage", 2))
     cov = _cover(battle, attacker, target, kind, src_sq, t_sq)
@@ -109,14 +115,16 @@ def setup(
         mods.append(Mod("cover", COVER_PENALTY[cov]))
     if kind in ("melee", "ranged") and conceal in CONCEALMENT_PENALTY:  # F-MOD-9
         mods.append(Mod("concealment", CONCEALMENT_PENALTY[conceal]))
-    mods += _attacker_conditions(battle, attacker, all_targets or (target.id,))
+    mods += _attacker_conditions(battle, attacker, all_targets or (target.id,), a_conds)
     # F-DUR-7: the same modifier from two effects counts once (as in `Battle.modifier`)
     mods += [Mod(name, v) for name, v in battle.modifier_parts(attacker, "attack") if v]
 
     vs = power.attack.vs
-    defense = defense_value(battle, target, vs, attacker, kind, a_sq, touch=power.attack.touch)
+    defense = defense_value(
+        battle, target, vs, attacker, kind, a_sq, touch=power.attack.touch, conds=t_conds
+    )
     crit_low = threat_low(power, weapon)
-    cdg = kind == "melee" and battle.has(target, "helpless") and adjacent(a_sq, t_sq)
+    cdg = kind == "melee" and "helpless" in t_conds and adjacent(a_sq, t_sq)
     cdg = cdg and battle.ruleset.coup_de_grace_crits
     return AttackSetup(
         tuple(mods),
@@ -144,13 +152,15 @@ def _advantage(
     a_sq: tuple[Square, ...],
     t_sq: tuple[Square, ...],
     at: Square | None,
+    a_conds: frozenset[str],
+    t_read: tuple[frozenset[str], frozenset[str]],
 ) -> tuple[bool, bool]:
-    """(combat advantage, by flanking) against a target the attacker can see (F-MOD-1)."""
-    granted = battle.flag(target, "grants_ca") or battle.effect_flag(
-        target, "grants_ca", attacker.id
-    )
-    prone_in_reach = battle.has(target, "prone") and kind == "melee" and adjacent(a_sq, t_sq)
-    unseen = battle.has(attacker, "invisible") and not can_see(battle, target, attacker)
+    """(combat advantage, by flanking) against a target the attacker can see (F-MOD-1);
+    `a_conds`: the attacker's conditions, `t_read`: the target's (conditions, flags)."""
+    t_conds, t_flags = t_read
+    granted = "grants_ca" in t_flags or battle.effect_flag(target, "grants_ca", attacker.id)
+    prone_in_reach = "prone" in t_conds and kind == "melee" and adjacent(a_sq, t_sq)
+    unseen = "invisible" in a_conds and not can_see(battle, target, attacker)
     if granted or prone_in_reach or unseen:  # conditions, running, F-MOD-11
         return True, False
     if kind in ("melee", "ranged") and flanking(battle, attacker, target, at):
@@ -174,10 +184,10 @@ def _cover(
 
 
 def _attacker_conditions(
-    battle: Battle, attacker: Combatant, targets: tuple[str, ...]
+    battle: Battle, attacker: Combatant, targets: tuple[str, ...], conds: frozenset[str]
 ) -> list[Mod]:
-    """Prone and restrained attackers (-2), and a marked one attacking none of its markers."""
-    conds = battle.conditions(attacker)
+    """Prone and restrained attackers (-2), and a marked one attacking none of its markers
+    (`conds`: the attacker's conditions)."""
     out = [Mod(name, -2) for name in ("prone", "restrained") if name in conds]
     if "marked" in conds:
         markers = {
@@ -199,15 +209,17 @@ def defense_value(
     attacker_squares: tuple[Square, ...] | None = None,
     *,
     touch: bool = False,
+    conds: frozenset[str] | None = None,
 ) -> int:
     """The defense with every temporary change: effects, prone, unconscious (F-DEF-6).
 
     `attacker_squares`: where the attacker is taken to stand (default: where it stands).
-    `touch`: a d20srd touch attack (D-3)."""
-    flat = battle.has(target, "flat_footed")
-    value = battle.ruleset.defense(target, vs, flat_footed=flat, touch=touch)
+    `touch`: a d20srd touch attack (D-3). `conds`: the target's conditions, when the caller
+    has read them (`Battle._conditions`)."""
+    if conds is None:
+        conds = battle._conditions(target)[0]
+    value = battle.ruleset.defense(target, vs, flat_footed="flat_footed" in conds, touch=touch)
     value += battle.modifier(target, vs)
-    conds = battle.conditions(target)
     if "unconscious" in conds:
         value -= 5
     if "prone" in conds and kind == "ranged" and attacker is not None:

@@ -26,43 +26,70 @@ T = TypeVar("T")
 
 FLAGS = tuple(f.name for f in fields(ConditionInfo) if f.default is False)
 """The condition flags (`grants_ca`, `no_actions`, ...) that `Battle.flag` answers."""
+FLAGS_OF = {n: frozenset(f for f in FLAGS if getattr(info, f)) for n, info in BY_NAME.items()}
+"""Each condition's flags."""
 
 
 class EffectTable(dict[str, ActiveEffect]):
-    """The active effects by id. `version` changes with every change to the table, so what
-    is derived from the effects (a creature's conditions) can be cached without going stale."""
+    """The active effects by id. `version` changes with every change to the table, and
+    `target_version[cid]` with every change to the effects on creature `cid` (both only ever
+    grow), so what is derived from the effects on a creature (its conditions) can be cached
+    without going stale, and without going stale when another creature's effects change."""
 
     def __init__(self) -> None:
         super().__init__()
         self.version = 0
+        self.target_version: dict[str, int] = {}
+
+    def _touch(self, key: str) -> None:
+        """The effect `key`, if there is one, is about to change: its target's version moves."""
+        old = dict.get(self, key)
+        if old is not None:
+            tv = self.target_version
+            tv[old.target] = tv.get(old.target, 0) + 1
+
+    def _touch_target(self, target: str) -> None:
+        tv = self.target_version
+        tv[target] = tv.get(target, 0) + 1
 
     def __setitem__(self, key: str, value: ActiveEffect) -> None:
         self.version += 1
+        self._touch(key)
+        self._touch_target(value.target)
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
         self.version += 1
+        self._touch(key)
         super().__delitem__(key)
 
     def pop(self, key: str, *default: Any) -> Any:
         self.version += 1
+        self._touch(key)
         return super().pop(key, *default)
 
     def popitem(self) -> tuple[str, ActiveEffect]:
         self.version += 1
-        return super().popitem()
+        key, value = super().popitem()
+        self._touch_target(value.target)
+        return key, value
 
     def clear(self) -> None:
         self.version += 1
+        for value in self.values():
+            self._touch_target(value.target)
         super().clear()
 
     def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value  # each through __setitem__ (versions move)
         self.version += 1
-        super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         self.version += 1
-        return super().setdefault(key, default)
+        if key not in self:
+            self[key] = default
+        return self[key]
 
 
 class Battle:
@@ -217,9 +244,15 @@ class Battle:
     # --- conditions ----------------------------------------------------------------
     def _conditions(self, c: Combatant) -> tuple[frozenset[str], frozenset[str]]:
         """(conditions, condition flags) of `c`, cached. Every attack asks a dozen times; the
-        answer depends only on the effects (whose table counts its changes), the hit point
+        answer depends only on the effects on `c` (whose table counts their changes), the hit point
         state, surprise and whether it has acted, which make the cache key."""
-        key = (self.effects.version, c.state, c.surprised, self.surprise_round, c.acted)
+        key = (
+            self.effects.target_version.get(c.id, 0),
+            c.state,
+            c.surprised,
+            self.surprise_round,
+            c.acted,
+        )
         hit = self._cond_cache.get(c.id)
         if hit is not None and hit[0] == key:
             return hit[1], hit[2]
@@ -242,7 +275,7 @@ class Battle:
         if "restrained" in out:
             out.add("immobilized")
         conds = frozenset(out)
-        flags = frozenset(f for n in conds if n in BY_NAME for f in FLAGS if getattr(BY_NAME[n], f))
+        flags = frozenset().union(*(FLAGS_OF.get(n, ()) for n in conds))
         self._cond_cache[c.id] = (key, conds, flags)
         return conds, flags
 

@@ -8,6 +8,8 @@ and passes it back in) all read it here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine.battle import Battle
 from engine.grid import adjacent, footprint
 from engine.state import Combatant
@@ -31,15 +33,21 @@ def side_of(pos: Square, size: int, target_pos: Square, target_size: int) -> Sid
 def flank_partners(battle: Battle, attacker: Combatant, target: Combatant) -> list[Combatant]:
     """The attacker's allies that flank `target` with it from the opposite side: standing,
     able to take opportunity attacks, able to see, adjacent to the target."""
+    return list(_partners(battle, attacker, target))
+
+
+def _partners(battle: Battle, attacker: Combatant, target: Combatant) -> Iterator[Combatant]:
+    """`flank_partners`, one at a time (`flanking` stops at the first on the right side)."""
     t_sq = battle.squares(target)
-    return [
-        a
-        for a in battle.allies_of(attacker)
-        if a.standing
-        and adjacent(battle.squares(a), t_sq)
-        and battle.can_react(a)
-        and not battle.flag(a, "cant_see")
-    ]
+    side, cid = attacker.side, attacker.id
+    for a in battle.combatants.values():  # `allies_of`, standing ones only, inlined (hot)
+        if a.side != side or a.id == cid or not a.standing:
+            continue
+        if not adjacent(battle.squares(a), t_sq):
+            continue
+        flags = battle._conditions(a)[1]  # `can_react` and "can see", read once
+        if "no_reactions" not in flags and "cant_see" not in flags:
+            yield a
 
 
 def flank_sides(battle: Battle, attacker: Combatant, target: Combatant) -> frozenset[Side]:
@@ -68,6 +76,12 @@ def flanking(
     t_sq = battle.squares(target)
     if not adjacent(footprint(pos, attacker.size), t_sq) or not battle.can_react(attacker):
         return False
-    if sides is None:
-        sides = flank_sides(battle, attacker, target)
-    return bool(sides) and side_of(pos, attacker.size, target.pos, target.size) in sides
+    mine = side_of(pos, attacker.size, target.pos, target.size)
+    if sides is not None:
+        return mine in sides
+    # `mine in flank_sides(...)`: some partner stands on the side opposite the attacker's
+    opposite = (-mine[0], -mine[1])
+    return any(
+        side_of(a.pos, a.size, target.pos, target.size) == opposite
+        for a in _partners(battle, attacker, target)
+    )

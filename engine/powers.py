@@ -139,6 +139,15 @@ def targets_for(battle: Battle, c: Combatant, power: Power) -> list[str]:
     rng = power_range(c, power)
     mine = battle.squares(c)
     out = []
+    if power.target == "enemy":  # the common case, `eligible` inlined: the living enemies
+        bmap, side = battle.map, c.side
+        for other in battle.combatants.values():
+            if other.state == "dead" or other.side == side:
+                continue
+            theirs = battle.squares(other)
+            if distance(mine, theirs) <= rng and line_of_effect(bmap, mine, theirs):
+                out.append(other.id)
+        return out
     for other in battle.living():
         if not eligible(battle, c, other, power):
             continue

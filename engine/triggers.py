@@ -136,10 +136,21 @@ def _use(
     return None
 
 
-def _reactors(battle: Battle, on: str) -> Iterator[tuple[Combatant, Power]]:
+SELF_KINDS = frozenset(("hit", "missed", "damaged", "self_bloodied", "self_dropped"))
+"""Triggers about the creature itself: only the subject's own powers can match (`_matches`)."""
+
+
+def _reactors(
+    battle: Battle, on: str, subject: Combatant | None = None
+) -> Iterator[tuple[Combatant, Power]]:
     """Creatures with a power triggered by `on`, in initiative order (a fixed order, so a
-    replay asks the same questions)."""
+    replay asks the same questions). `subject`: leave out the powers that can't match
+    (`SELF_KINDS`: the subject's own only), which `_matches` would refuse anyway."""
     entries = triggered(battle).get(on, [])
+    if subject is not None and on in SELF_KINDS:
+        entries = [e for e in entries if e[0] == subject.id]
+        if not entries:
+            return
     rank = {cid: i for i, cid in enumerate(battle.order)}
     for cid, power in sorted(entries, key=lambda e: (rank.get(e[0], len(rank)), e[0])):
         yield battle[cid], power
@@ -156,7 +167,7 @@ def _offers(
 ) -> Iterator[tuple[Combatant, Power, UsePower, list[str]]]:
     """Each triggered power this moment offers, with the use it would make."""
     want = "immediate_interrupt" if interrupt else "immediate_reaction"
-    for r, power in list(_reactors(battle, on)):
+    for r, power in list(_reactors(battle, on, subject)):
         if power.action != want or not may_react(battle, r):
             continue
         if not _matches(battle, r, power, subject, by, melee, moved):
@@ -186,7 +197,7 @@ def pending(
         power.action == want
         and may_react(battle, r)
         and _matches(battle, r, power, subject, by, melee, moved)
-        for r, power in _reactors(battle, on)
+        for r, power in _reactors(battle, on, subject)
     )
 
 

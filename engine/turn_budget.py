@@ -87,8 +87,12 @@ def can_spend_one(battle: Battle, c: Combatant, kind: str) -> bool:
     of every creature on every query: kept cheap)."""
     if kind not in ACTION_KINDS or kind not in battle.ruleset.turn_actions(battle):
         return False
-    spent = {k: battle.spent.get(k, 0) for k in ACTION_KINDS}
-    spent[kind] += 1
-    # Whether only one action is allowed matters only from the second one on.
-    single = sum(spent.values()) > 1 and (battle.surprise_round or battle.has(c, "dazed"))
-    return _fits(spent, single, 1 + battle.extra_standard)
+    got = battle.spent.get
+    std = got("standard", 0) + (kind == "standard")
+    mov = got("move", 0) + (kind == "move")
+    total = std + mov + got("minor", 0) + (kind == "minor")
+    # `_fits`, inlined; whether only one action is allowed matters from the second one on.
+    if total > 1 and (battle.surprise_round or battle.has(c, "dazed")):
+        return False
+    slots = 1 + battle.extra_standard
+    return std <= slots and std + mov <= slots + 1 and total <= slots + 2

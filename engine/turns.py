@@ -8,6 +8,7 @@ rolls their saves and moves on, so a caller only ever sees a turn that needs a d
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.arrivals import arrive
@@ -371,8 +372,10 @@ def check_end(battle: Battle) -> bool:
     if battle.over:
         return True
     first: str | None = None
-    coming = [c for _, c in battle.waiting.values()]  # reinforcements count as standing
-    for c in [*battle.combatants.values(), *coming]:
+    everyone: Iterable[Combatant] = battle.combatants.values()
+    if battle.waiting:  # reinforcements count as standing
+        everyone = [*everyone, *(c for _, c in battle.waiting.values())]
+    for c in everyone:
         if c.state in ("healthy", "bloodied"):  # standing
             if first is None:
                 first = c.side

@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui import cli_import, cli_saves
+from tui.cli_styles import add_style_option, style_texts, styles_by_side
 from tui.progress import progress
 from tui.safetext import cells, clean, pad
 from tui.words import plural
 
 if TYPE_CHECKING:
     from ai.sim import Job
+    from ai.styles import StylePick
     from engine.content.errors import ContentErrors
 
 EXAMPLES = """examples:
@@ -188,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="pause between AI actions (default 0.35)",
     )
     play.add_argument("--step", action="store_true", help="GM mode: each AI action waits for Space")
+    add_style_option(play)
 
     sim = sub.add_parser("sim", help="play fights headless, AI on every side")
     sim.add_argument(
@@ -210,6 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--swap-sides", action="store_true", help="odd runs swap which side each named policy plays"
     )
+    add_style_option(sim)
     sim.add_argument("--ruleset", choices=Rulesets(), metavar="RULESET", help=RULESET_HELP)
     sim.add_argument(
         "--dice",
@@ -369,10 +373,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 2
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     named = dict(args.policy)
-    if (problem := _sim_sides_problem(args, sides, named)) is not None:
-        print(f"skirmish sim: {problem}", file=sys.stderr)  # one line, no file left behind
+    styles, problem = styles_by_side(args.ai_style, sides)
+    if problem is None:  # before the log folder is made: a bad option leaves no file
+        problem = _sim_sides_problem(args, sides, named)
+    if problem is not None:
+        print(clean(f"skirmish sim: {problem}"), file=sys.stderr)  # one line, no file left
         return 2
-    jobs = _sim_jobs(args, sides, named)
+    jobs = _sim_jobs(args, sides, named, styles)
     workers = args.jobs if args.jobs is not None else default_jobs()
     t0 = time.perf_counter()
     show = not args.json and sys.stderr.isatty() and args.runs >= 20
@@ -393,7 +400,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     summary = summarize(
         results, sides, time.perf_counter() - t0, by_policy=args.swap_sides or bool(named)
     )
-    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides)
+    summary["reproduce"] = reproduce_record(args, loaded.spec.ruleset, named, sides, styles)
     summary["reproduce"]["content_hash"] = loaded.content_hash
     if stopped is not None:
         summary["interrupted"] = True  # `runs` says how many of `reproduce.runs` finished
@@ -431,8 +438,14 @@ def _sim_sides_problem(
     return None
 
 
-def _sim_jobs(args: argparse.Namespace, sides: list[str], named: dict[str, str]) -> list[Job]:
-    """One job per run: run i plays seed SEED + i, sides swapped on odd runs if asked."""
+def _sim_jobs(
+    args: argparse.Namespace,
+    sides: list[str],
+    named: dict[str, str],
+    styles: dict[str, StylePick] | None = None,
+) -> list[Job]:
+    """One job per run: run i plays seed SEED + i, sides swapped on odd runs if asked (the
+    `--ai-style` choices stay with their side)."""
     from ai.sim import Job
 
     jobs = []
@@ -450,13 +463,18 @@ def _sim_jobs(args: argparse.Namespace, sides: list[str], named: dict[str, str])
                 args.ruleset,
                 str(args.log_dir) if args.log_dir else None,
                 tuple(args.dice) if args.dice else None,
+                styles or None,
             )
         )
     return jobs
 
 
 def reproduce_record(
-    args: argparse.Namespace, ruleset: str, named: dict[str, str], sides: list[str]
+    args: argparse.Namespace,
+    ruleset: str,
+    named: dict[str, str],
+    sides: list[str],
+    styles: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a `--json` file needs to say to be rerun alone: the encounter, the ruleset in
     force, the first seed (run i uses seed + i), the runs and who played what, and the
@@ -466,6 +484,9 @@ def reproduce_record(
     cmd += ["--ruleset", ruleset]
     for side, pol in policies.items():
         cmd += ["--policy", f"{side}={pol}"]
+    styled = style_texts(styles or {})
+    for text in styled:
+        cmd += ["--ai-style", text]
     if args.swap_sides:
         cmd.append("--swap-sides")
     if args.dice:
@@ -477,6 +498,7 @@ def reproduce_record(
         "runs": args.runs,
         "policies": policies,
         "swap_sides": bool(args.swap_sides),
+        "ai_style": styled,
         "dice": list(args.dice) if args.dice else None,
         "command": " ".join(cmd),
     }

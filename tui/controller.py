@@ -363,8 +363,10 @@ class Controller:
     def _policy(self, side: str) -> Policy:
         if side not in self._policies:
             from ai.driver import make_policy  # the AI loads with the first AI decision
+            from tui.cli_styles import style_for
 
-            self._policies[side] = make_policy(self.options.policy)
+            style = style_for(self.options.ai_style, side)
+            self._policies[side] = make_policy(self.options.policy, style)
         return self._policies[side]
 
     def _playing(self, c: Combatant) -> Policy | None:

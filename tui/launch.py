@@ -18,10 +18,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.cli_styles import parse_texts, style_texts, styles_by_side
 from tui.options import DEFAULT_PACE, GameOptions
 from tui.safetext import clean
 
 if TYPE_CHECKING:
+    from ai.styles import StylePick
     from tui.app import SkirmishApp
 
 
@@ -42,7 +44,13 @@ def options_from(args: argparse.Namespace) -> GameOptions:
         manual_dice=tuple(getattr(args, "manual_dice", None) or ()),
         pace=float(pace) if pace is not None else DEFAULT_PACE,
         step=bool(getattr(args, "step", False)),
+        ai_style=tuple(_style_text(side, pick) for side, pick in getattr(args, "ai_style", [])),
     )
+
+
+def _style_text(side: str | None, pick: StylePick) -> str:
+    words = ",".join(pick.words())
+    return f"{side}={words}" if side is not None else words
 
 
 def control_pairs(pairs: list[tuple[str, str]]) -> tuple[dict[str, str], str | None]:
@@ -78,7 +86,13 @@ def resolve_options(
         if name is None:
             return options, f"--manual-dice {side}: no side {side!r} (sides: {', '.join(sides)})"
         manual.append(name)
-    return replace(options, control=control, manual_dice=tuple(manual)), None
+    picks = parse_texts(options.ai_style)
+    styles, problem = styles_by_side(picks, sides)
+    if problem:
+        return options, problem
+    return replace(
+        options, control=control, manual_dice=tuple(manual), ai_style=tuple(style_texts(styles))
+    ), None
 
 
 def check_options(options: GameOptions, sides: set[str], ids: set[str]) -> str | None:

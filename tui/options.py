@@ -28,6 +28,8 @@ class GameOptions:
     step: bool = False
     """GM mode: every AI action waits for a key."""
     policy: str = "tactical"
+    ai_style: tuple[str, ...] = ()
+    """`--ai-style` values (`tui.cli_styles`), each side named as the encounter spells it."""
 
     def meta(self) -> dict[str, Any]:
         """What a save keeps of these options beyond the engine's own header (the source,
@@ -38,6 +40,7 @@ class GameOptions:
                 "pace": self.pace,
                 "step": self.step,
                 "policy": self.policy,
+                "ai_style": list(self.ai_style),
             }
         }
 
@@ -68,4 +71,20 @@ def options_from_save(
         pace=float(pace) if isinstance(pace, int | float) and pace >= 0 else base.pace,
         step=bool(app.get("step", base.step)),
         policy=policy if policy in ("tactical", "naive") else base.policy,
+        ai_style=_styles(app.get("ai_style"), base.ai_style),
     )
+
+
+MAX_SAVED_STYLES = 16
+"""`--ai-style` values a save may carry (a hand-edited save could hold millions)."""
+
+
+def _styles(value: Any, default: tuple[str, ...]) -> tuple[str, ...]:
+    """A save's `ai_style`: strings that parse as `--ai-style` values; anything else in it is
+    dropped (a save is user input), and no list at all means `default`."""
+    if not isinstance(value, list):
+        return default
+    from tui.cli_styles import parse_texts
+
+    texts = [v for v in value[:MAX_SAVED_STYLES] if isinstance(v, str)]
+    return tuple(t for t in texts if parse_texts([t]))

@@ -56,6 +56,7 @@ from engine.content.schema import (
     Surprise,
     check_ruleset,
 )
+from engine.content.styles import drop_unset_styles
 from engine.content.validation import validate
 from engine.content.yamlsrc import YamlDoc
 from engine.grid import BattleMap
@@ -211,8 +212,10 @@ def content_hash(
     used = sorted({c.creature for c in spec.combatants})
     power_ids = sorted({p for cid in used for p in creatures[cid].powers})
     payload = {
-        "spec": spec.model_dump(mode="json", exclude={"include"}),
-        "creatures": {cid: creatures[cid].model_dump(mode="json") for cid in used},
+        "spec": drop_unset_styles(spec.model_dump(mode="json", exclude={"include"})),
+        "creatures": {
+            cid: drop_unset_styles(creatures[cid].model_dump(mode="json")) for cid in used
+        },
         "powers": {pid: powers[pid].model_dump(mode="json") for pid in power_ids},
     }
     blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

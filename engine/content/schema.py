@@ -26,6 +26,7 @@ from engine.content.limits import (
     MAX_POWERS,
     MAX_TEXT,
 )
+from engine.content.styles import AIStyle
 from engine.dice import DiceExpr
 
 Ability = Literal["str", "con", "dex", "int", "wis", "cha"]
@@ -458,6 +459,8 @@ class Creature(Model):
     """d20srd: DR N/-: subtracted from untyped damage, down to 0 (D-11)."""
     sneak_attack: DiceText | None = None
     """d20srd: extra dice against a flat-footed or flanked target, never multiplied (D-10)."""
+    ai: AIStyle | None = None
+    """How the AI plays it (`engine.content.styles`); over its side's `ai`."""
 
     @field_validator("immune")
     @classmethod
@@ -545,10 +548,13 @@ class Combatant(Model):
     effects: Annotated[list[StartEffect], Field(max_length=MAX_LIST)] = []
     arrives_round: Annotated[int, Field(ge=2, le=500)] | None = None
     """A reinforcement: off the map until this round starts, then it rolls initiative."""
+    ai: AIStyle | None = None
+    """How the AI plays this one (over its creature's and its side's `ai`)."""
 
 
 class Side(Model):
     control: Control = "ai"
+    ai: AIStyle | None = None
 
 
 class Surprise(Model):

@@ -1,10 +1,11 @@
 """The battle map: terrain of every square, plus the movement graph and per-map caches.
 
-A `BattleMap` is immutable once built. Everything derived from terrain alone (the networkx
-movement graph, flat lookup arrays for the line tests, memoized cover and threat results) is
-computed at most once per map and kept on it, because the engine and the AI ask the same
-geometric questions thousands of times per encounter. Creatures are never stored here: they
-are passed into each query (see `occupancy`), so a map can be shared by many game states.
+A `BattleMap` is immutable once built. Everything derived from terrain alone (the movement
+graph's adjacency, the networkx graph for callers that ask for it, flat lookup arrays for the
+line tests, memoized cover and threat results) is computed at most once per map and kept on
+it, because the engine and the AI ask the same geometric questions thousands of times per
+encounter. Creatures are never stored here: they are passed into each query (see
+`occupancy`), so a map can be shared by many game states.
 """
 
 from __future__ import annotations
@@ -33,9 +34,19 @@ LINE_CLEAR = 0
 LINE_COVER = 1  # low obstacle: blocks the line for cover only (F-MOD-3)
 LINE_WALL = 2  # wall or pillar: blocks sight, effect and cover
 
-# Memo tables are dropped wholesale past this size so that long simulations on big maps
-# cannot grow them without bound; a refill costs only recomputation.
-MEMO_LIMIT = 200_000
+# Memo tables are dropped wholesale at these sizes so that long simulations on big maps cannot
+# grow them without bound; a refill costs only recomputation. Sized by bytes, as measured on a
+# 200x200 map (a line entry about 320 bytes, a cover entry about 300, a threatened area about
+# 2.2 KB): full, they hold about 31 MB together, which keeps a 200x200 map with 64 creatures
+# under 150 MB resident however many fights a process plays on it, while one fight's working
+# set fits (per fight about 4k line, 1.5k cover and 100 threat entries on 30x20; 14k, 5k and
+# 850 on 60x60 and 200x200).
+MEMO_LIMIT = 50_000
+"""Entries of the terrain line memo (`sight.terrain_lines`)."""
+LEVEL_MEMO_LIMIT = 20_000
+"""Entries of the terrain cover memo (`sight.cover`)."""
+THREAT_MEMO_LIMIT = 4_000
+"""Entries of the threatened-squares memo (`threat.threatened_squares`)."""
 
 
 class BattleMap:
@@ -49,11 +60,13 @@ class BattleMap:
     """
 
     __slots__ = (
+        "__weakref__",
         "_entry_cost",
         "_graph",
         "_level_memo",
         "_line_code",
         "_line_memo",
+        "_line_sums",
         "_move_block",
         "_nbrs",
         "_threat_memo",
@@ -86,13 +99,16 @@ class BattleMap:
             codes[(i // width + 1) * pad + i % width + 1] = code
         self._line_code = codes
         self._move_block = bytearray(1 if c.terrain in MOVE_BLOCKING else 0 for c in self.cells)
-        self._entry_cost: dict[Square, int] = {
-            (i % width, i // width): 2 if c.difficult else 1
-            for i, c in enumerate(self.cells)
-            if not self._move_block[i]
-        }
+        self._entry_cost: dict[Square, int] = {}
+        block, cells, entry = self._move_block, self.cells, self._entry_cost
+        for y in range(height):
+            row = y * width
+            for x in range(width):
+                if not block[row + x]:
+                    entry[(x, y)] = 2 if cells[row + x].difficult else 1
+        self._line_sums: list[int] | None = None
         self._graph: nx.Graph | None = None
-        # The graph's adjacency as sorted tuples, derived from `graph` by `movement.adjacency`.
+        # The graph's adjacency as sorted tuples (`nbrs`), which every search reads.
         self._nbrs: dict[Square, tuple[Square, ...]] | None = None
         # Terrain-only line masks per (from square, to square), and terrain-only cover level
         # per (attacker squares, target squares): see `engine.grid.sight`.
@@ -164,22 +180,77 @@ class BattleMap:
             self._graph = _build_graph(self)
         return self._graph
 
+    @property
+    def line_sums(self) -> list[int]:
+        """Prefix sums of the squares that block lines (code not `LINE_CLEAR`) over the padded
+        code array: entry `y * (width + 3) + x` counts those in rows < y and columns < x, so
+        that whether a box holds any is four lookups (`sight`'s fast path). Built on first use."""
+        if self._line_sums is None:
+            pad, rows = self.width + 2, self.height + 2
+            row = pad + 1
+            sums = [0] * (row * (rows + 1))
+            code = self._line_code
+            for y in range(rows):
+                run = 0
+                for x in range(pad):
+                    run += 1 if code[y * pad + x] else 0
+                    sums[(y + 1) * row + x + 1] = sums[y * row + x + 1] + run
+            self._line_sums = sums
+        return self._line_sums
+
+    @property
+    def nbrs(self) -> dict[Square, tuple[Square, ...]]:
+        """The movement graph's adjacency, square -> its neighbours in sorted order, built on
+        first use and then kept (read-only for callers; see `_build_adjacency`)."""
+        if self._nbrs is None:
+            self._nbrs = _build_adjacency(self)
+        return self._nbrs
+
+
+def _build_adjacency(bmap: BattleMap) -> dict[Square, tuple[Square, ...]]:
+    """Square -> the squares one step away, sorted: exactly the networkx graph's adjacency
+    (`graph`), computed without it. The searches read only this, so a big map never pays
+    for the networkx graph (on 200x200 it held about 40 MB). Every neighbour is the very
+    tuple that keys `_entry_cost`, so the adjacency adds no square objects of its own."""
+    cost = bmap._entry_cost
+    w, h = bmap.width, bmap.height
+    canon: list[Square | None] = [None] * (w * h)
+    for sq in cost:
+        canon[sq[1] * w + sq[0]] = sq
+    out: dict[Square, tuple[Square, ...]] = {}
+    for sq in cost:
+        x, y = sq
+        i = y * w + x
+        west = canon[i - 1] if x > 0 else None
+        east = canon[i + 1] if x < w - 1 else None
+        north = canon[i - w] if y > 0 else None
+        south = canon[i + w] if y < h - 1 else None
+        # In sorted order (x first, then y); a diagonal step may not cut the corner of a
+        # square that blocks movement, so it needs both squares beside it enterable.
+        vs: list[Square] = []
+        if west is not None:
+            if north is not None and (v := canon[i - w - 1]) is not None:
+                vs.append(v)
+            vs.append(west)
+            if south is not None and (v := canon[i + w - 1]) is not None:
+                vs.append(v)
+        if north is not None:
+            vs.append(north)
+        if south is not None:
+            vs.append(south)
+        if east is not None:
+            if north is not None and (v := canon[i - w + 1]) is not None:
+                vs.append(v)
+            vs.append(east)
+            if south is not None and (v := canon[i + w + 1]) is not None:
+                vs.append(v)
+        out[sq] = tuple(vs)
+    return out
+
 
 def _build_graph(bmap: BattleMap) -> nx.Graph:
+    """The networkx movement graph, from the adjacency (for callers that want networkx)."""
     g = nx.Graph(name=bmap.name)
-    cost = bmap._entry_cost
-    g.add_nodes_from((sq, {"cost": c}) for sq, c in cost.items())
-    edges: list[tuple[Square, Square]] = []
-    for x, y in cost:
-        # Each undirected edge once: right, down, and the two downward diagonals.
-        if (x + 1, y) in cost:
-            edges.append(((x, y), (x + 1, y)))
-        if (x, y + 1) in cost:
-            edges.append(((x, y), (x, y + 1)))
-        # A diagonal step may not cut the corner of a square that blocks movement.
-        if (x + 1, y + 1) in cost and (x + 1, y) in cost and (x, y + 1) in cost:
-            edges.append(((x, y), (x + 1, y + 1)))
-        if (x - 1, y + 1) in cost and (x - 1, y) in cost and (x, y + 1) in cost:
-            edges.append(((x, y), (x - 1, y + 1)))
-    g.add_edges_from(edges)
+    g.add_nodes_from((sq, {"cost": c}) for sq, c in bmap._entry_cost.items())
+    g.add_edges_from((u, v) for u, vs in bmap.nbrs.items() for v in vs if u < v)
     return g

@@ -1,20 +1,16 @@
-"""Where a creature can walk, and the cheapest way there, over the map's networkx graph.
+"""Where a creature can walk, and the cheapest way there, over the map's movement graph.
 
-The map's `graph` (built once per map, see `battlemap`) holds terrain: which squares can be
-entered, what entering each costs (node attribute `cost`: 1, or 2 in difficult terrain), and
-which steps are legal (edges; no diagonal cuts the corner of a square that blocks movement).
-Creatures are layered on per query: a mover may pass through its allies' squares (same side)
-but not its enemies' (any other side), and may not end its move in any other creature's square.
+The map's movement graph (built once per map, see `battlemap`: `BattleMap.nbrs`, the adjacency
+the searches read, and `BattleMap.graph`, the same graph in networkx for callers that want it)
+holds terrain: which squares can be entered, what entering each costs (1, or 2 in difficult
+terrain: `entry_costs`), and which steps are legal (edges; no diagonal cuts the corner of a
+square that blocks movement). Creatures are layered on per query: a mover may pass through its
+allies' squares (same side) but not its enemies' (any other side), and may not end its move in
+any other creature's square.
 
 The searches here are a hand-written Dijkstra (and A* for single paths) over that graph's
 adjacency rather than `nx.single_source_dijkstra`, which measured about twice as slow and
 could not express "cost of the node entered" or the footprint of a Large creature.
-
-Large movers (`size` 2 or more) are searched over top-left positions: a position is valid when
-every footprint square can be entered and none is an enemy's; a diagonal step is legal when
-each footprint square could make it alone (no cut corners); and a step costs the largest entry
-cost among the squares newly entered (a Large creature stepping one square into a strip of
-difficult terrain pays 2, as 4e has it: "if any of the squares it enters is difficult").
 """
 
 from __future__ import annotations
@@ -34,13 +30,9 @@ _Stepper = Callable[[Square], list[tuple[Square, int]]]
 
 
 def adjacency(bmap: BattleMap) -> dict[Square, tuple[Square, ...]]:
-    """The graph's adjacency as plain tuples (derived once per map; the searches' hot loop)."""
-    nbrs = bmap._nbrs
-    if nbrs is None:
-        g = bmap.graph
-        nbrs = {u: tuple(sorted(g.adj[u])) for u in g.nodes}
-        bmap._nbrs = nbrs
-    return nbrs
+    """The graph's adjacency as plain sorted tuples (derived once per map, without building
+    the networkx graph; the searches' hot loop)."""
+    return bmap.nbrs
 
 
 def entry_costs(bmap: BattleMap) -> Mapping[Square, int]:
@@ -168,6 +160,9 @@ def end_squares(
 ) -> list[Square]:
     """The positions of a reach map where the mover may end its move, in sorted order."""
     occ = as_occupancy(occupancy)
+    if size == 1:  # `endable` inlined for the common case (every move search)
+        at = occ.by_square.get
+        return sorted(sq for sq in reach if at(sq) in (None, mover_id))
     return sorted(sq for sq in reach if endable(sq, mover_id, occ, size))
 
 

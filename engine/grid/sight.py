@@ -14,7 +14,9 @@ pass straight through a thick wall along a grid line).
 Speed: the 16 lines between two squares depend only on their displacement, so their crossed
 squares come precomputed (`lines.corner_table`); the terrain part of every (attacker square,
 target square) pair is memoized per map as two 16-bit masks (lines blocked for cover; lines
-blocked for effect); creatures are OR-ed in per call.
+blocked for effect); creatures are OR-ed in per call. Before reading a pair's lines square by
+square, a box test on the map's prefix sums (`BattleMap.line_sums`) answers "nothing blocks"
+at once when every square the table names is clear (most short lines on open ground).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
-from engine.grid.battlemap import LINE_WALL, MEMO_LIMIT, BattleMap
+from engine.grid.battlemap import LEVEL_MEMO_LIMIT, LINE_WALL, MEMO_LIMIT, BattleMap
 from engine.grid.geometry import chebyshev
 from engine.grid.lines import corner_table
 from engine.grid.terrain import Obscured, Square
@@ -37,8 +39,13 @@ _ALL_LINES = 0xFFFF
 _POPCOUNT = tuple(bin(i).count("1") for i in range(16))
 
 # A corner table with offsets flattened to index deltas in the map's padded code array:
-# (cells as (delta, mask), seams as (delta1, delta2, mask)).
-_FlatTable = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...]]
+# (cells as (delta, mask), seams as (delta1, delta2, mask), and the box of every square the
+# two name, as offsets (x0, y0, x1, y1) from the from-square; None when they name none).
+_FlatTable = tuple[
+    tuple[tuple[int, int], ...],
+    tuple[tuple[int, int, int], ...],
+    tuple[int, int, int, int] | None,
+]
 
 
 @lru_cache(maxsize=16384)
@@ -50,9 +57,13 @@ def _offset_masks(dx: int, dy: int) -> dict[Square, int]:
 @lru_cache(maxsize=32768)
 def _flat_table(pad: int, dx: int, dy: int) -> _FlatTable:
     cells, seams = corner_table(dx, dy)
+    xs = [c[0] for c in cells] + [c[0] for c in seams] + [c[2] for c in seams]
+    ys = [c[1] for c in cells] + [c[1] for c in seams] + [c[3] for c in seams]
+    box = (min(xs), min(ys), max(xs), max(ys)) if xs else None
     return (
         tuple((oy * pad + ox, m) for ox, oy, m in cells),
         tuple((ay * pad + ax, by * pad + bx, m) for ax, ay, bx, by, m in seams),
+        box,
     )
 
 
@@ -70,7 +81,13 @@ def terrain_lines(bmap: BattleMap, a: Square, t: Square) -> tuple[int, int]:
     if hit is not None:
         return hit
     pad = bmap.width + 2
-    cells, seams = _flat_table(pad, t[0] - a[0], t[1] - a[1])
+    cells, seams, box = _flat_table(pad, t[0] - a[0], t[1] - a[1])
+    if box is not None and _clear_box(bmap, a, box):
+        res = (0, 0)  # nothing but clear squares where any of the lines could be blocked
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = res
+        return res
     base = (a[1] + 1) * pad + a[0] + 1
     code = bmap._line_code
     cov = eff = 0
@@ -89,6 +106,25 @@ def terrain_lines(bmap: BattleMap, a: Square, t: Square) -> tuple[int, int]:
     res = (cov, eff)
     memo[key] = res
     return res
+
+
+def _clear_box(bmap: BattleMap, a: Square, box: tuple[int, int, int, int]) -> bool:
+    """Is every square of `box` (offsets from square `a`, corners included) clear for lines?
+    By the map's prefix sums of blocking codes (`BattleMap.line_sums`): four lookups, where
+    the lines' own loops read every crossed square. Off the padded code array: no."""
+    x0, y0 = a[0] + 1 + box[0], a[1] + 1 + box[1]
+    x1, y1 = a[0] + 1 + box[2], a[1] + 1 + box[3]
+    pad = bmap.width + 2
+    if x0 < 0 or y0 < 0 or x1 >= pad or y1 >= bmap.height + 2:
+        return False
+    sums = bmap.line_sums
+    row = pad + 1
+    return (
+        sums[(y1 + 1) * row + x1 + 1]
+        - sums[y0 * row + x1 + 1]
+        - sums[(y1 + 1) * row + x0]
+        + sums[y0 * row + x0]
+    ) == 0
 
 
 def _level(cov: int, eff: int) -> int:
@@ -162,7 +198,7 @@ def _terrain_level(
             lvl = _level(*terrain_lines(bmap, a, t))
             if lvl < best:
                 best = lvl
-    if len(memo) >= MEMO_LIMIT:
+    if len(memo) >= LEVEL_MEMO_LIMIT:
         memo.clear()
     memo[key] = best
     return best

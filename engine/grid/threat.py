@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.grid.battlemap import MEMO_LIMIT, BattleMap
+from engine.grid.battlemap import THREAT_MEMO_LIMIT, BattleMap
 from engine.grid.geometry import footprint, squares_within
 from engine.grid.sight import line_of_effect
 from engine.grid.terrain import Square
@@ -37,7 +37,7 @@ def threatened_squares(bmap: BattleMap, pos: Square, size: int, reach: int) -> f
         and not bmap.blocks_sight(sq)
         and line_of_effect(bmap, own, (sq,))
     )
-    if len(memo) >= MEMO_LIMIT:
+    if len(memo) >= THREAT_MEMO_LIMIT:
         memo.clear()
     memo[key] = out
     return out

@@ -59,6 +59,12 @@ class CreatureRules:
     """The global turn counter of its last opportunity attack (X-OA-1: one per turn)."""
 
 
+MEMO_LIMIT = 20_000
+"""Entries the shared attack and defense memos of one ruleset class hold before starting over."""
+_SHARED_MEMOS: dict[type, tuple[dict[Any, Any], dict[Any, Any]]] = {}
+"""Per ruleset class: (attack modifiers memo, defense memo), see `Ruleset.__init__`."""
+
+
 class Ruleset(ABC):
     name: str = "base"
     maximize_crit_damage: bool = True
@@ -93,13 +99,19 @@ class Ruleset(ABC):
         return self.offers("full_attack")
 
     def __init__(self) -> None:
-        # The base attack bonus and the defenses are pure functions of frozen content, asked
-        # on every attack: cached by the identity of the objects they come from (kept in the
-        # entry, so an id can't be reused by another object while its entry lives).
+        # The base attack bonus and the defenses are pure functions of frozen content and of
+        # the ruleset's class, asked on every attack: cached by the identity of the objects
+        # they come from (kept in the entry, so an id can't be reused by another object while
+        # its entry lives), and shared by every fight of this ruleset in the process (a sim
+        # plays many fights of one loaded encounter: each would otherwise work them out anew).
+        memos = _SHARED_MEMOS.get(type(self))
+        if memos is None or len(memos[0]) + len(memos[1]) > MEMO_LIMIT:
+            memos = ({}, {})  # bounded: a long session that loads much content starts over
+            _SHARED_MEMOS[type(self)] = memos
         self._attack_memo: dict[
             tuple[int, int, int], tuple[Creature, Power, Weapon | None, tuple[Mod, ...]]
-        ] = {}
-        self._defense_memo: dict[tuple[int, str, bool, bool], tuple[Creature, int]] = {}
+        ] = memos[0]
+        self._defense_memo: dict[tuple[int, str, bool, bool], tuple[Creature, int]] = memos[1]
 
     def defense(
         self, c: Combatant, which: str, *, flat_footed: bool = False, touch: bool = False

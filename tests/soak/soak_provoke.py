@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Audit every provoking move of the tactical AI (issue 15, target 5), and count what the
+special states do (target 6).
+
+    .venv/bin/python tests/soak/soak_provoke.py --fights 1000
+    .venv/bin/python tests/soak/soak_provoke.py --fights 20 --jobs 1
+
+Fights are spread evenly over the bundled encounters and `mirror` (seeds 1, 2, ...; both
+sides tactical, each encounter's own ruleset, plus `mirror` under 4srd and d20srd). Every
+decision of the planner is checked against the alternatives it had:
+
+- **needless**: an attack turn that provokes opportunity attacks (on the way, by the act, or
+  on the move after it) when another square reachable this turn provokes a strict subset of
+  them, makes the same attack (same power, same targets) worth at least as much, and ends on a
+  square worth at least as much (`Turn.value`). Target: 0.
+- **reckless**: a turn whose provoked opportunity attacks are expected to deal at least the
+  creature's hit points, when its attack is not expected to drop anyone (a kill is the reason
+  that can excuse it). Target: 0.
+
+From the logs it counts the creatures dropped by the opportunity attacks their own move or
+act provoked, the withdraws (squares moved, how often they still provoked), the full attacks
+and the stand-ups. Exit status 0 when no needless and no reckless turn was found.
+
+`audit()` is the same as a function, for tests/ai/test_ai_states.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from ai import planner as planner_mod  # noqa: E402
+from ai.candidates import attack_options  # noqa: E402
+from ai.distances import Route  # noqa: E402
+from ai.plan import Option, budget  # noqa: E402
+from ai.roles import weights_for  # noqa: E402
+from ai.scoring import Context  # noqa: E402
+from ai.sim import _loaded, play  # noqa: E402
+from ai.squares import act_provokes  # noqa: E402
+from ai.turn import Habits, Turn  # noqa: E402
+from engine.content.bundled import bundled_encounters  # noqa: E402
+from engine.encounter import Encounter  # noqa: E402
+from engine.state import Combatant  # noqa: E402
+
+Square = tuple[int, int]
+EPS = 1e-6
+EXTRA_CASES = (("mirror", "4srd"), ("mirror", "d20srd"))
+
+
+@dataclass
+class Audit:
+    """What the audited fights did."""
+
+    fights: int = 0
+    decisions: int = 0
+    provoking: int = 0
+    needless: list[str] = field(default_factory=list)
+    reckless: list[str] = field(default_factory=list)
+    oa_drops: int = 0
+    """Creatures dropped by an opportunity attack that their own move or act provoked."""
+    withdraws: int = 0
+    withdraw_squares: int = 0
+    withdraw_provoked: int = 0
+    full_attacks: int = 0
+    stand_ups: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Audit) -> None:
+        for name in ("fights", "decisions", "provoking", "oa_drops", "withdraws"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("withdraw_squares", "withdraw_provoked", "full_attacks", "stand_ups"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.needless.extend(other.needless)
+        self.reckless.extend(other.reckless)
+        self.kinds.update(other.kinds)
+
+    def report(self) -> str:
+        w = self.withdraws
+        mean = self.withdraw_squares / w if w else 0.0
+        pct = 100.0 * self.withdraw_provoked / w if w else 0.0
+        lines = [
+            f"fights {self.fights}  decisions {self.decisions}  provoking turns {self.provoking}",
+            f"needless provoking turns: {len(self.needless)}",
+            f"reckless provoking turns (expected OA damage >= hp, no kill): {len(self.reckless)}",
+            f"creatures dropped by the opportunity attacks of their own move: {self.oa_drops}",
+            f"withdraws {w} (mean {mean:.1f} squares, {pct:.0f}% provoked)  "
+            f"full attacks {self.full_attacks}  stand-ups {self.stand_ups}",
+            "chosen kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items())),
+        ]
+        lines.extend("  needless: " + s for s in self.needless[:10])
+        lines.extend("  reckless: " + s for s in self.reckless[:10])
+        return "\n".join(lines)
+
+
+_CURRENT: list[Audit] = []
+_TAG: list[str] = [""]
+
+
+def _same_attack(turn: Turn, o: Option, sq: Square, via: Route | None, worth: float) -> bool:
+    """Can `o`'s power hit `o`'s targets from `sq`, for at least `worth`?"""
+    ctx = turn.ctx
+    assert o.power is not None
+    f = ctx.f
+    targets = [*f.enemies, *f.downed]
+    want = set(h.target for h in o.hits)
+    for at, hits, _ in attack_options(ctx, o.power, targets, {sq: via}, [sq]):
+        if at != sq or set(h.target for h in hits) != want:
+            continue
+        if sum(h.value for h in hits) >= worth - EPS:
+            return True
+    return False
+
+
+def _needless(turn: Turn, o: Option) -> str | None:
+    """The alternative that makes attack turn `o` a needless provocation, if one exists."""
+    ctx = turn.ctx
+    assert o.power is not None
+    who = set(o.provoked)
+    worth = sum(h.value for h in o.hits)
+    end_value = turn.value(o.end)
+    squares: dict[Square, Route | None] = {}
+    if turn.bud.standard:
+        squares[turn.s0] = None
+    if turn.bud.move_then_standard:
+        squares.update(turn.moves)
+    for sq, via in squares.items():
+        alt = set(turn.route_cost[sq][2])
+        if o.power.kind in ("ranged", "area"):
+            alt |= set(act_provokes(ctx, sq, via)[2])
+        if not alt < who or turn.value(sq) < end_value - EPS:
+            continue
+        if _same_attack(turn, o, sq, via, worth):
+            return f"{sq} provokes {sorted(alt)} instead of {sorted(who)}"
+    return None
+
+
+def _reckless(turn: Turn, o: Option) -> bool:
+    ctx = turn.ctx
+    ids = ctx.f.threat_ids
+    exp = sum(ctx.oa_exp[ids.index(e)] for e in set(o.provoked) if e in ids)
+    if exp < max(1, ctx.f.me.hp):
+        return False
+    return not any(h.drop >= 0.5 for h in o.hits)
+
+
+def _check(enc: Encounter, c: Combatant, pl: Any, o: Option, moves_only: bool) -> None:
+    audit = _CURRENT[-1] if _CURRENT else None
+    if audit is None:
+        return
+    audit.decisions += 1
+    audit.kinds[o.kind] += 1
+    if not o.provoked or o.extras:
+        return
+    audit.provoking += 1
+    ctx = Context(enc, c, weights_for(c, pl.config.exposure_scale), pl.memory)
+    bud = budget(ctx.f.b, c)
+    turn = Turn.of(
+        ctx,
+        bud,
+        Habits.of(pl.memory, c.id, enc.battle.turn_counter),
+        ctx.f.b.flag(c, "cant_move"),
+    )
+    where = f"{_TAG[0]} round {enc.battle.round} {c.name}: {o.kind}"
+    if o.kind == "attack" and o.power is not None and o.hits and not moves_only:
+        alt = _needless(turn, o)
+        if alt is not None:
+            audit.needless.append(f"{where} to {o.end} ({alt})")
+    if _reckless(turn, o):
+        audit.reckless.append(f"{where} to {o.end} provoking {list(o.provoked)} at {c.hp} hp")
+
+
+_ORIGINAL = planner_mod.Planner.decide
+
+
+def _audited_decide(self: Any, enc: Encounter, c: Combatant, *args: Any, **kw: Any) -> Option:
+    o = _ORIGINAL(self, enc, c, *args, **kw)
+    if not args and not kw.get("extra_standard"):
+        _check(enc, c, self, o, bool(kw.get("moves_only")))
+    return o
+
+
+class _Events:
+    """Counts from one fight's events: drops to one's own provocations, withdraws."""
+
+    def __init__(self, audit: Audit) -> None:
+        self.a = audit
+        self.turn: str | None = None
+        self.provoked_by_me = False
+        self.in_withdraw = False
+
+    def __call__(self, ev: dict[str, Any]) -> None:
+        kind = ev.get("type")
+        if kind == "turn_start":
+            self.turn = ev["id"]
+        elif kind == "action" and ev.get("id") == self.turn:
+            self._action(ev)
+        elif kind == "provoke" and ev.get("mover") == self.turn and ev.get("taken"):
+            if self.in_withdraw and not self.provoked_by_me:
+                self.a.withdraw_provoked += 1
+            self.provoked_by_me = True
+        elif kind == "move" and ev.get("mode") == "withdraw":
+            self.a.withdraw_squares += max(0, len(ev.get("path", [])) - 1)
+        elif kind == "damage" and ev.get("target") == self.turn and self.provoked_by_me:
+            dropped = ev.get("hp_after", 1) <= 0 < ev.get("hp_before", 1)
+            if ev.get("source") != self.turn and dropped:
+                self.a.oa_drops += 1
+        mine = kind == "attack" and ev.get("attacker") == self.turn
+        if kind in ("turn_end", "turn_start") or (mine and not ev.get("opportunity")):
+            self.provoked_by_me = False
+
+    def _action(self, ev: dict[str, Any]) -> None:
+        a = self.a
+        name = ev.get("name")
+        self.in_withdraw = name == "withdraw"
+        if name == "stand_up":
+            a.stand_ups += 1
+        elif ev.get("kind") == "full_round" and name != "withdraw":
+            a.full_attacks += 1
+        elif self.in_withdraw:
+            a.withdraws += 1
+            self.provoked_by_me = False
+
+
+def cases() -> list[tuple[str, str | None]]:
+    names = sorted(e.name for e in bundled_encounters())
+    return [(n, None) for n in names] + list(EXTRA_CASES)
+
+
+def _one(job: tuple[str, str | None, int]) -> Audit:
+    name, ruleset, seed = job
+    audit = Audit(fights=1)
+    _CURRENT.append(audit)
+    _TAG[0] = f"{name}{'/' + ruleset if ruleset else ''} seed {seed}"
+    planner_mod.Planner.decide = _audited_decide  # type: ignore[method-assign]
+    try:
+        loaded = _loaded(name, ruleset)
+        play(loaded, seed, {}, ruleset=ruleset, on_event=_Events(audit))
+    finally:
+        planner_mod.Planner.decide = _ORIGINAL  # type: ignore[method-assign]
+        _CURRENT.pop()
+    return audit
+
+
+def jobs_for(fights: int) -> list[tuple[str, str | None, int]]:
+    cs = cases()
+    return [(cs[i % len(cs)][0], cs[i % len(cs)][1], 1 + i // len(cs)) for i in range(fights)]
+
+
+def audit(fights: int, jobs: int = 1, progress: int = 0) -> Audit:
+    """Play `fights` fights (spread over `cases()`) and audit them; with `progress`, print
+    the running totals every that many fights."""
+    total = Audit()
+    work = jobs_for(fights)
+
+    def add(part: Audit) -> None:
+        total.add(part)
+        if progress and total.fights % progress == 0 and total.fights < fights:
+            print(f"-- after {total.fights} fights\n{total.report()}", flush=True)
+
+    if jobs <= 1:
+        for job in work:
+            add(_one(job))
+        return total
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for part in pool.imap_unordered(_one, work, chunksize=2):
+            add(part)
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fights", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--progress", type=int, default=0, help="print totals every N fights")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    result = audit(args.fights, args.jobs, args.progress)
+    print(result.report())
+    print(f"({time.perf_counter() - t0:.0f} s)")
+    return 0 if not result.needless and not result.reckless else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
