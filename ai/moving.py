@@ -158,6 +158,8 @@ class Patience:
         if not w.patience:
             return cls(0.0, [])
         me = ctx.f.me
+        if ctx.f.b.has(me, "prone"):  # crawling off to wait is worse than standing up
+            return cls(0.0, [])
         idle = ctx.side.idle_before(me.id, ctx.f.b.turn_counter)
         weight = w.patience * max(0.0, 1.0 - idle / max(1, w.patient_turns))
         if weight <= 0.0:
