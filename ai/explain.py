@@ -73,7 +73,9 @@ def summary(b: Battle, me: Combatant, o: Option) -> str:
     elif not move and o.kind == "stay":
         head += " holds its position"
         act = (
-            f"nothing in reach worth the risk ({b[o.goal].name} is out of reach)"
+            o.note  # an attack was in reach: why holding won (`ai.moving.hold_note`)
+            if o.note
+            else f"nothing in reach worth the risk ({b[o.goal].name} is out of reach)"
             if (o.goal is not None)
             else "no enemy left in sight"
         )
