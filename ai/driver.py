@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from ai.config import CONFIGS
 from ai.naive import NaivePolicy
 from ai.policy import Policy
+from ai.rollout import RolloutPolicy
 from ai.styles import StylePick
 from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn, Impossible
@@ -36,8 +37,9 @@ from engine.state import Combatant
 MAX_ACTIONS_PER_TURN = 24
 """A turn's cap: more actions than any real turn takes (moves, attacks, minors, free ones)."""
 
-POLICIES = ("naive", *CONFIGS)
-"""Every policy name: the naive baseline and each named tactical configuration."""
+POLICIES = ("naive", *CONFIGS, "rollout")
+"""Every policy name: the naive baseline, each named tactical configuration and the rollout
+player (`ai.rollout`, a league panel member)."""
 
 Apply = Callable[[Action, Decision | None], list[Logged]]
 PolicyFor = Callable[[Combatant], Policy | None]
@@ -53,6 +55,8 @@ def make_policy(name: str, style: StylePick | None = None) -> Policy:
     if name in CONFIGS:
         cfg = CONFIGS[name] if style is None else replace(CONFIGS[name], style=style)
         return TacticalPolicy(config=cfg)
+    if name == "rollout":
+        return RolloutPolicy()
     raise ValueError(f"unknown policy {name!r} (one of: {', '.join(POLICIES)})")
 
 

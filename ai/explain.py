@@ -145,7 +145,8 @@ def summary(
     act = _act(b, o)
     if o.kind == "stay":
         doing = doing or "holds its position"
-        act = _why_no_attack(b, o, options or [])
+        # An attack was in reach: why holding won (`ai.moving.hold_note`), else why none.
+        act = o.note or _why_no_attack(b, o, options or [])
     elif o.kind == "move":
         act = "no attack this turn" + _why_not(b, o, options or [])
     elif o.kind == "stand":

@@ -148,6 +148,13 @@ class SideMemory:
             count += 1
         return count
 
+    def idle_before(self, cid: str, turn: int) -> int:
+        """`idle`, counting only the turns before turn `turn` (a replan mid-turn must not
+        count its own turn as idle)."""
+        last = self._last(cid, "acted")
+        idle = self.idle(cid)
+        return idle - 1 if last is not None and last.turn == turn and not last.value else idle
+
     def came_from(self, cid: str, turn: int) -> Square | None:
         """Where it started its last turn before turn `turn`."""
         for n in reversed(self._notes.get(cid, ())):

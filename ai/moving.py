@@ -6,6 +6,12 @@ kept from last turn unless another is clearly better: `STICKY`). Squares are ran
 walking distance left to it (the side's distance maps, `ai.distances.DistanceCache`; an A*
 path when it is far away), weighted by the role's `approach` and by how long the creature has
 been idle (boldness), plus the worth of the square (`Turn.value`).
+
+Patience (`Weights.patience`, from `AIConfig.patience`): a turn with no attack also pays for
+ending where enemies can walk up and strike before it acts again (`first_strike`), so a
+creature that can't attack this turn waits at the edge of the enemies' reach and lets them
+come, rather than walking in to be hit first. Each idle turn wears the patience down (none
+left after `Weights.patient_turns` idle turns), so two patient sides still meet.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from ai.distances import Route, path_toward, routes
 from ai.plan import Option
 from ai.scoring import Context
 from ai.turn import Turn
+from engine.battle import Battle
 from engine.grid import chebyshev, footprint, line_of_effect, threatened_squares
 from engine.powers import power_range
 from engine.state import Combatant
@@ -57,12 +64,13 @@ def moving_options(
     else:
         goal, approach = approach_terms(turn, moves, CAP, exact=exact)
     here = approach.get(s0, 0.0)
-    stay_v = turn.value(s0)
+    wait = Patience.none() if fleeing else Patience.of(turn)  # fleeing weighs safety itself
+    stay_v = turn.value(s0) - wait.cost(s0)
     out = [Option("stay", stay_v + here, s0, goal=goal)]
     base = {sq: approach.get(sq, 0.0) - route_cost[sq][0] for sq in moves}
     for sq in sorted(base, key=lambda q: -base[q])[:MOVE_KEEP]:
         r = moves[sq]
-        v = turn.value(sq)
+        v = turn.value(sq) - wait.cost(sq)
         closer = approach.get(sq, 0.0) > here + 1e-6
         if not fleeing and not closer and (v < stay_v + HOLD_MARGIN or sq == turn.habits.back):
             continue
@@ -95,8 +103,9 @@ def second_move(turn: Turn, first: Option) -> None:
     if not second:
         return
     _, approach = approach_terms(turn, {end: first.route, **second}, CAP, exact=True)
+    wait = Patience.of(turn)
     there = approach.get(end, 0.0)
-    here = there + turn.value(end)
+    here = there + turn.value(end) - wait.cost(end)
     base = {
         sq: approach.get(sq, 0.0) - turn.oa(r)[0]
         for sq, r in second.items()
@@ -104,13 +113,76 @@ def second_move(turn: Turn, first: Option) -> None:
     }
     pick: tuple[float, Route] | None = None
     for sq in sorted(base, key=lambda q: -base[q])[:MOVE_KEEP]:
-        score = base[sq] + turn.value(sq)
+        score = base[sq] + turn.value(sq) - wait.cost(sq)
         if pick is None or score > pick[0]:
             pick = (score, second[sq])
     if pick is not None and pick[0] > here + 0.1:
         first.post = pick[1]
         first.provoked = first.provoked + turn.oa(pick[1])[2]
         first.replan_after = False
+
+
+def hold_note(b: Battle, stay: Option, options: list[Option]) -> None:
+    """Staying put while an attack was a candidate: the explanation says that holding won on
+    expected value, against which attack (`Option.note`, read by `ai.explain`)."""
+    att = next((o for o in options if o.kind in ("attack", "full_attack")), None)
+    if att is None or att.power is None or not att.targets:
+        return
+    who = ", ".join(b[t].name for t in att.targets if t in b.combatants)
+    stay.note = (
+        f"holding wins on expected value ({stay.score:.1f}) over {att.power.name} on {who} "
+        f"({att.score:.1f}: the enemies' answer where it would stand outweighs the hit)"
+    )
+
+
+class Patience:
+    """What a turn with no attack pays for ending on a square where enemies can walk up and
+    strike first: `Weights.patience` times the melee danger of each enemy that can reach the
+    square next round (speed plus reach, straight line), worn down by idle turns."""
+
+    __slots__ = ("foes", "weight")
+
+    def __init__(self, weight: float, foes: list[tuple[int, int, int, float]]) -> None:
+        self.weight = weight
+        self.foes = foes
+        """(x, y, how far it can strike from next round, melee danger) per enemy."""
+
+    @classmethod
+    def none(cls) -> Patience:
+        return cls(0.0, [])
+
+    @classmethod
+    def of(cls, turn: Turn) -> Patience:
+        ctx = turn.ctx
+        w = ctx.f.w
+        if not w.patience:
+            return cls(0.0, [])
+        me = ctx.f.me
+        if ctx.f.b.has(me, "prone"):  # crawling off to wait is worse than standing up
+            return cls(0.0, [])
+        idle = ctx.side.idle_before(me.id, ctx.f.b.turn_counter)
+        weight = w.patience * max(0.0, 1.0 - idle / max(1, w.patient_turns))
+        if weight <= 0.0:
+            return cls(0.0, [])
+        b = ctx.f.b
+        foes = []
+        for e in ctx.f.enemies:
+            if not b.can_act(e):
+                continue
+            d = ctx.danger(e)
+            if d.melee > 0:
+                foes.append((e.pos[0], e.pos[1], d.speed + d.reach + e.size - 1, d.melee))
+        return cls(weight, foes)
+
+    def cost(self, sq: Square) -> float:
+        if not self.weight:
+            return 0.0
+        x, y = sq
+        total = 0.0
+        for ex, ey, strike, melee in self.foes:
+            if max(abs(ex - x), abs(ey - y)) <= strike:
+                total += melee
+        return self.weight * total
 
 
 def _longest_range(me: Combatant) -> int:

@@ -30,7 +30,7 @@ from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
 from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
-from ai.moving import moving_options, second_move
+from ai.moving import hold_note, moving_options, second_move
 from ai.plan import Budget, Option, budget
 from ai.provoking import settle
 from ai.roles import weights_for
@@ -104,7 +104,7 @@ class Planner:
         the minor actions (sustains, attackless powers) that come before the rest."""
         self.memory.sync(enc)
         style = self.style(enc, c)
-        weights = cautious(weights_for(c, self.config.exposure_scale), style)
+        weights = cautious(weights_for(c, config=self.config), style)
         ctx = Context(enc, c, weights, self.memory)
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
@@ -130,6 +130,8 @@ class Planner:
         best.style_note = note
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
             second_move(turn, best)
+        if best.kind == "stay" and self.config.read_powers:
+            hold_note(ctx.f.b, best, options)
         if best.kind in ("move", "stay") and best.goal is not None:
             self.memory.note(c.id, enc.battle.turn_counter, "goal", best.goal)
         return best

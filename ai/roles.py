@@ -8,12 +8,20 @@ terms (brute: damage; soldier: stay engaged, guard allies, hold chokepoints; ski
 and avoid opportunity attacks; artillery: clear shots, never end next to an enemy;
 controller: areas and conditions; lurker: concealment). Player characters played by the AI
 get a role from their powers.
+
+`weights_for` starts from the role and, with `AIConfig.read_powers`, corrects the weights by
+what the creature's powers do (`ai.profile`): a "controller" or "artillery" with no ranged or
+area attack fights in melee; a creature whose ranged attacks outclass its melee keeps its
+range whatever its tag; a "controller" with no control power weighs conditions as anyone.
+`AIConfig.patience` scales the role's `patience`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ai.config import AIConfig
+from ai.profile import Profile, profile_of
 from engine.content.schema import Power
 from engine.state import Combatant
 
@@ -46,6 +54,12 @@ class Weights:
     """Per square of walking distance to the chosen enemy, when not attacking this turn."""
     keep_range: bool = False
     """Prefers to attack from range and to stay out of reach (artillery and ranged PCs)."""
+    patience: float = 0.0
+    """On a turn with no attack: per expected hit point of the melee attacks that enemies could
+    walk up and make on it before it acts again (they strike first). 0 in the role table;
+    `AIConfig.patience` sets it (`ai.moving`)."""
+    patient_turns: int = 3
+    """Idle turns in a row that wear `patience` down to nothing (`AIConfig.patient_turns`)."""
 
 
 ROLE_WEIGHTS: dict[str, Weights] = {
@@ -79,12 +93,72 @@ def role_of(c: Combatant) -> str:
     return "soldier"
 
 
-def weights_for(c: Combatant, exposure_scale: float = 1.0) -> Weights:
-    """The creature's weights; `exposure_scale` (`ai.config.AIConfig`) multiplies its
-    exposure weight."""
-    w = ROLE_WEIGHTS[role_of(c)]
+ROLE_PATIENCE: dict[str, float] = {
+    "brute": 1.0,
+    "soldier": 1.0,
+    "skirmisher": 1.0,
+    "lurker": 1.0,
+    "artillery": 0.5,
+    "controller": 0.5,
+}
+"""How much each role minds giving away the first strike (`Weights.patience`), at
+`AIConfig.patience` 1: those that keep their range mind it less (they are rarely where a
+melee enemy can walk up to them, and their shots must be taken from somewhere)."""
+
+MELEE_FALLBACK = Weights(flank=1.2, oa=1.2, exposure=0.4, engaged=0.5)
+"""A keep-range role (artillery, controller) with no ranged or area attack fights in melee."""
+
+
+def weights_for(
+    c: Combatant, exposure_scale: float = 1.0, *, config: AIConfig | None = None
+) -> Weights:
+    """The creature's weights; `config` (`ai.config.AIConfig`; default: none of its
+    corrections) scales its exposure and patience and reads its powers; `exposure_scale`
+    multiplies the exposure weight when no `config` is given."""
+    key = (id(c.creature), tuple(p.id for p in c.powers), exposure_scale, config)
+    hit = _WEIGHTS.get(key)
+    if hit is not None and hit[0] is c.creature:
+        return hit[1]
+    w = _weights(c, exposure_scale, config)
+    if len(_WEIGHTS) > 4096:
+        _WEIGHTS.clear()
+    _WEIGHTS[key] = (c.creature, w)
+    return w
+
+
+_WEIGHTS: dict[tuple[int, tuple[str, ...], float, AIConfig | None], tuple[object, Weights]] = {}
+"""`weights_for`, memoized by creature (kept to tell a reused id apart), powers and config:
+a decision asks for them every time and they never change for a creature."""
+
+
+def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> Weights:
+    role = role_of(c)
+    w = ROLE_WEIGHTS[role]
+    if config is not None:
+        exposure_scale = config.exposure_scale
+        if config.read_powers:
+            w = corrected(w, profile_of(c))
+        if config.patience:
+            w = replace(
+                w,
+                patience=ROLE_PATIENCE.get(role, 1.0) * config.patience,
+                patient_turns=config.patient_turns,
+            )
     if exposure_scale != 1.0:
         w = replace(w, exposure=w.exposure * exposure_scale)
     if c.creature.minion:  # minions are cheap: they trade themselves for damage
-        w = replace(w, oa=w.oa * 0.5, exposure=w.exposure * 0.3)
+        w = replace(w, oa=w.oa * 0.5, exposure=w.exposure * 0.3, patience=w.patience * 0.3)
+    return w
+
+
+def corrected(w: Weights, prof: Profile) -> Weights:
+    """The role's weights corrected by what the creature's powers do (`ai.profile`)."""
+    if w.keep_range and prof.melee_only:
+        # No attack to keep a range for: it can hurt only what it reaches.
+        w = replace(MELEE_FALLBACK, condition=w.condition, kill=w.kill, damage=w.damage, oa=w.oa)
+    elif not w.keep_range and prof.shooter:
+        # Its bow outclasses its blade: stand off and shoot, whatever its tag says.
+        w = replace(w, keep_range=True, engaged=min(w.engaged, -2.0), approach=0.4)
+    if w.condition > 1.0 and not prof.controls:
+        w = replace(w, condition=1.0)
     return w

@@ -374,7 +374,7 @@ class TacticalPolicy:
             for p in c.powers
         ):
             return None
-        ctx = Context(enc, c, weights_for(c, self.config.exposure_scale), self.planner.memory)
+        ctx = Context(enc, c, weights_for(c, config=self.config), self.planner.memory)
         for u in utilities(ctx):
             if u.kind in ("minor", "free") and enc.validate(u.action) is None:
                 return u

@@ -94,7 +94,7 @@ def _content_errors(exc: BaseException) -> bool:
 def _policy_names() -> tuple[str, ...]:
     from ai.config import CONFIGS  # only when --policy is given: start-up imports nothing
 
-    return ("naive", *CONFIGS)
+    return ("naive", *CONFIGS, "rollout")  # as ai.driver.POLICIES
 
 
 def _policy_arg(text: str) -> tuple[str, str]:

@@ -231,7 +231,7 @@ def test_the_planner_weighs_with_the_creatures_caution(build: Any) -> None:
     pol.planner.decide(enc, c)
     from ai.roles import weights_for
 
-    base = weights_for(c)
+    base = weights_for(c, config=pol.config)
     assert (seen[0].exposure, seen[0].oa) == pytest.approx((2 * base.exposure, 2 * base.oa))
     assert resolve(enc, c, AIConfig(style=StylePick(caution="bold"))).caution == "bold"
 
@@ -255,7 +255,9 @@ def test_a_cautious_skirmisher_keeps_further_off_than_a_bold_one(build: Any) -> 
             seed=3,
         )
         until_turn(enc, "m")
-        play_turn(enc, TacticalPolicy(config=AIConfig(style=StylePick(caution=caution))))
+        # Without patience (issue 15), which would hold all three at the edge of reach alike.
+        cfg = AIConfig(style=StylePick(caution=caution), patience=0.0)
+        play_turn(enc, TacticalPolicy(config=cfg))
         b = enc.battle
         gaps[caution] = min(distance(b.squares(b["m"]), b.squares(b[h])) for h in ("hero", "hero2"))
     assert gaps["bold"] <= gaps["normal"] <= gaps["cautious"]

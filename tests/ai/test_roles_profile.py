@@ -1,0 +1,194 @@
+"""Roles read from the creature (issue 15, target 3) and patience (target 1's first strike).
+
+`ai.profile` reads what a creature's powers do; `ai.roles.weights_for` corrects the role's
+weights by it under the `tactical` configuration (the `classic` one keeps the role table).
+Patience: a turn with no attack doesn't end where the enemies can walk up and strike first,
+and wears off after `AIConfig.patient_turns` idle turns, so two patient sides still meet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ai.config import CLASSIC, CONFIGS
+from ai.moving import Patience
+from ai.profile import mean_damage, profile_of
+from ai.roles import ROLE_WEIGHTS, weights_for
+from ai.tactical import TacticalPolicy
+from engine.actions import EndTurn, Move, UsePower
+from engine.content.loader import load_encounter
+from engine.encounter import Encounter
+from engine.grid import chebyshev
+from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, CLAW, FIGHTER, SLAM, mon, pc
+from tests.support.scenarios import monster, play_turn, until_turn
+
+TACTICAL = CONFIGS["tactical"]
+
+
+def _keep() -> Encounter:
+    return Encounter.create(load_encounter("keep-d20"), seed=1)
+
+
+def test_keep_shadow_is_read_as_the_melee_creature_it_is() -> None:
+    shadow = _keep().battle["shadow"]
+    prof = profile_of(shadow)
+    assert shadow.creature.role == "controller"
+    assert prof.melee_only and not prof.controls and not prof.shooter
+    classic = weights_for(shadow, config=CLASSIC)
+    tactical = weights_for(shadow, config=TACTICAL)
+    assert classic == ROLE_WEIGHTS["controller"]  # classic: the tag alone
+    assert classic.keep_range and classic.engaged < 0
+    assert not tactical.keep_range and tactical.engaged >= 0  # no range to keep
+    assert tactical.condition == 1.0  # no control power to favour
+
+
+def test_a_ranged_creature_keeps_its_range_whatever_its_tag(build: Any) -> None:
+    creatures = [FIGHTER, monster("sniper", "brute", ["bolt"])]
+    enc = build(
+        "........",
+        [pc("hero", (0, 0)), mon("s", (7, 0), creature="sniper")],
+        creatures=creatures,
+        powers=[BASIC_MELEE, BOLT_VS_AC],
+    )
+    s = enc.battle["s"]
+    prof = profile_of(s)
+    bolt = s.power("bolt")
+    assert bolt is not None
+    assert prof.far_range == 10 and prof.far == mean_damage(bolt) == 7.5  # 1d8+3
+    assert 0 < prof.melee < prof.far / 1.2  # the basic melee every creature gets
+    assert prof.shooter
+    tactical = weights_for(s, config=TACTICAL)
+    assert tactical.keep_range and tactical.engaged < 0
+    assert not weights_for(s, config=CLASSIC).keep_range
+
+
+SHADOW_GRID = "\n".join(["............"] * 7)
+
+
+def _shadow_turn(tmp_path: Any, party: list[dict[str, Any]], cfg: Any) -> tuple[Any, Any]:
+    from tests.support.helpers import write_encounter
+
+    path = write_encounter(
+        tmp_path,
+        SHADOW_GRID,
+        [*party, mon("shadow", (9, 3), creature="keep-shadow")],
+        creatures=[],
+        powers=[],
+        include=["d20/keep"],
+        ruleset="d20srd",
+    )
+    enc = Encounter.create(load_encounter(path), seed=3)
+    enc.start()
+    until_turn(enc, "shadow")
+    return play_turn(enc, TacticalPolicy(config=cfg))
+
+
+def test_keep_shadow_attacks_what_it_can_reach(tmp_path: Any) -> None:
+    """The issue's Keep Shadow: a "controller" whose one attack is a touch kept out of reach
+    by its tag (`classic` walks up and doesn't attack) with Wren in reach of a walk and a
+    touch; read as the melee creature it is, it attacks."""
+    party = [pc("wren", (3, 3), creature="wren")]
+    actions, decisions = _shadow_turn(tmp_path, party, TACTICAL)
+    touches = [a for a in actions if isinstance(a, UsePower)]
+    assert touches and touches[0].power == "chilling-touch", decisions[0].summary
+    assert touches[0].targets == ("wren",)
+    c_actions, c_decisions = _shadow_turn(tmp_path, party, CLASSIC)
+    assert not any(isinstance(a, UsePower) for a in c_actions), c_decisions[0].summary
+
+
+def test_keep_shadow_holding_with_an_attack_in_reach_says_why(tmp_path: Any) -> None:
+    """With Korga's greataxe by Wren, every square that reaches Wren is deadly: holding may
+    win on expected value, and then the explanation says so and names the attack (never
+    "out of reach" while an attack was a candidate)."""
+    party = [pc("wren", (3, 3), creature="wren"), pc("korga", (1, 2), creature="korga")]
+    actions, decisions = _shadow_turn(tmp_path, party, TACTICAL)
+    text = decisions[0].summary
+    if not any(isinstance(a, UsePower) for a in actions):
+        assert "holds its position" in text
+        assert "holding wins on expected value" in text and "Chilling Touch" in text, text
+        assert "out of reach" not in text
+
+
+# --- patience ------------------------------------------------------------------------------
+LANE = "\n".join(["................"] * 3)
+
+
+def _lane(build: Any) -> Encounter:
+    creatures = [FIGHTER, monster("brute", "brute", ["slam"])]
+    return build(
+        LANE,
+        [pc("hero", (15, 1)), mon("b", (1, 1), creature="brute")],
+        creatures=creatures,
+        powers=[BASIC_MELEE, CLAW, SLAM],
+    )
+
+
+def test_patient_brute_waits_at_the_edge_of_the_reach_it_cant_strike_from(build: Any) -> None:
+    """14 squares away: too far to attack this turn. Classic double-moves into the hero's
+    reach (the hero strikes first); tactical ends out of the hero's walk and reach."""
+    ends = {}
+    for name, cfg in (("classic", CLASSIC), ("tactical", TACTICAL)):
+        enc = _lane(build)
+        until_turn(enc, "b")
+        actions, _ = play_turn(enc, TacticalPolicy(config=cfg))
+        assert not any(isinstance(a, UsePower) for a in actions)
+        ends[name] = enc.battle["b"].pos
+    hero = _lane(build).battle["hero"]
+    strike = _lane(build).battle.speed(hero) + hero.reach
+    assert chebyshev(ends["classic"], hero.pos) <= strike
+    assert chebyshev(ends["tactical"], hero.pos) > strike
+    assert ends["tactical"][0] > 1  # it still came closer
+
+
+def test_patience_wears_off_so_two_waiting_sides_meet(build: Any) -> None:
+    """The hero never comes: after `patient_turns` idle turns the brute goes to it."""
+    enc = _lane(build)
+    policy = TacticalPolicy(config=TACTICAL)
+    for _ in range(TACTICAL.patient_turns + 3):
+        until_turn(enc, "b")
+        actions, _ = play_turn(enc, policy)
+        if any(isinstance(a, UsePower) for a in actions):
+            break
+        assert enc.current is None or enc.current.id != "b"
+    else:
+        raise AssertionError("the brute never attacked the waiting hero")
+    assert (
+        any(isinstance(a, Move) for a in actions)
+        or chebyshev(enc.battle["b"].pos, enc.battle["hero"].pos) == 1
+    )
+
+
+def test_patience_costs_nothing_out_of_reach_and_the_enemies_danger_within(build: Any) -> None:
+    from ai.memory import SideMemory
+    from ai.plan import budget
+    from ai.scoring import Context
+    from ai.turn import Habits, Turn
+
+    enc = _lane(build)
+    until_turn(enc, "b")
+    b = enc.battle
+    me, hero = b["b"], b["hero"]
+    memory = SideMemory()
+    ctx = Context(enc, me, weights_for(me, config=TACTICAL), memory)
+    turn = Turn.of(ctx, budget(b, me), Habits(0, None, None), False)
+    wait = Patience.of(turn)
+    strike = b.speed(hero) + hero.reach
+    far = (hero.pos[0] - strike - 1, 1)
+    near = (hero.pos[0] - strike, 1)
+    assert wait.cost(far) == 0.0
+    assert wait.cost(near) == ctx.f.w.patience * ctx.danger(hero).melee > 0
+    memory.note(me.id, b.turn_counter, "acted", False)  # this turn's first decision: idle
+    assert Patience.of(turn).cost(near) == wait.cost(near)  # its own turn doesn't count
+    for k in range(TACTICAL.patient_turns):  # earlier turns with nothing attacked
+        memory.note(me.id, b.turn_counter + 1 + k, "acted", False)
+    assert Patience.of(turn).cost(near) == 0.0  # worn off
+    assert weights_for(me, config=CLASSIC).patience == 0.0  # classic has none
+
+
+def test_ending_the_turn_is_unchanged_for_classic(build: Any) -> None:
+    """`classic` is the reference: its weights are the role table's, untouched by patience
+    or by the creature's powers."""
+    enc = _lane(build)
+    me = enc.battle["b"]
+    assert weights_for(me, config=CLASSIC) == ROLE_WEIGHTS["brute"]
+    assert EndTurn() == EndTurn()
