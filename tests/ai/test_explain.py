@@ -88,7 +88,7 @@ def test_summaries_name_creatures_not_squares(build: Any) -> None:
     enc = setup(build, [pc("hero", (0, 0), name="Hero"), mon("brute", (8, 6), creature="brute")])
     until_turn(enc, "brute")
     actions, decisions = play_turn(enc, TacticalPolicy())
-    assert any(isinstance(a, Move) for a in actions) and decisions
+    assert actions and decisions  # it walks up, or holds (patience): either way, said in names
     for d in decisions:
         assert not SQUARE.search(d.summary), d.summary
         assert "Hero" in d.summary

@@ -69,7 +69,7 @@ LIES = (
 )
 """The findings that fail the audit."""
 SQUARE = re.compile(r"\(\d+,\d+\)")
-BAD_POSSESSIVE = re.compile(r"[A-Za-z0-9]' ")
+BAD_POSSESSIVE = re.compile(r"\b[A-Z][\w]*' ")  # a name's: "Guard' ", not "the enemies' "
 ZERO = re.compile(r"(?<![\d.])0\.0 expected")
 
 
