@@ -50,7 +50,7 @@ def possessive(name: str) -> str:
     return f"{name}'s"
 
 
-def _attacks_of(b: Battle, ids: tuple[str, ...] | list[str]) -> str:
+def attacks_of(b: Battle, ids: tuple[str, ...] | list[str]) -> str:
     """ "Brom's opportunity attack", "Kael's and Nix's opportunity attacks"."""
     names = [possessive(b[i].name) for i in ids]
     if len(names) == 1:
@@ -121,7 +121,7 @@ def late_minor_text(b: Battle, me: Combatant, u: Utility) -> str:
     name: "uses Cure on Kael with the minor action it has left"."""
     text = f"{_doing(u.text)} with the minor action it has left"
     who = provokers(b, me, u.action)
-    return text + (f", provoking {_attacks_of(b, who)}" if who else "")
+    return text + (f", provoking {attacks_of(b, who)}" if who else "")
 
 
 def summary(
@@ -158,9 +158,9 @@ def summary(
     elif not doing:
         doing = "stays put"
     if avoided:
-        doing += f", avoiding {_attacks_of(b, avoided)}"
+        doing += f", avoiding {attacks_of(b, avoided)}"
     if provoked:
-        doing += f", provoking {_attacks_of(b, provoked)}"
+        doing += f", provoking {attacks_of(b, provoked)}"
     if o.post is not None:
         after = post_text(b, me, o)
         act = f"{act}, {after}" if act else after
@@ -178,7 +178,7 @@ def _extras(b: Battle, me: Combatant, o: Option) -> tuple[str, tuple[str, ...]]:
         text = _doing(u.text)
         who = tuple(i for i in provokers(b, me, u.action) if i not in early)
         if who:
-            text += f", provoking {_attacks_of(b, who)}"
+            text += f", provoking {attacks_of(b, who)}"
             early += who
         parts.append(text)
     return ", ".join(parts), early

@@ -23,7 +23,15 @@ from typing import Any
 
 from ai.config import AIConfig
 from ai.distances import DistanceCache, graph_of
-from ai.explain import action_text, late_minor_text, post_text, recheck_flank, summary
+from ai.explain import (
+    action_text,
+    attacks_of,
+    late_minor_text,
+    post_text,
+    provokers,
+    recheck_flank,
+    summary,
+)
 from ai.forced import forced_choice
 from ai.memory import SideMemory
 from ai.plan import Option, budget
@@ -300,6 +308,8 @@ class TacticalPolicy:
             if plan.index > 0 and isinstance(step, Move) and self._unforeseen(enc, c, step, plan):
                 return None
             plan.index += 1
+            if plan.index > 1 and isinstance(step, UsePower):
+                self._shot_provokes(enc.battle, c, step, plan)
             if plan.flank is not None and isinstance(step, UsePower | FullAttack):
                 text = recheck_flank(enc.battle, c, step.power, plan.flank)
                 if text is not None:
@@ -333,6 +343,18 @@ class TacticalPolicy:
                 return SpendActionPoint()
         return EndTurn()
 
+    def _shot_provokes(self, b: Battle, c: Combatant, step: UsePower, plan: _Plan) -> None:
+        """A ranged or area attack after a move that now provokes an enemy the plan did not
+        count on (one that could not see it when it planned: fog): said before the shot."""
+        new = sorted(set(provokers(b, c, step)) - set(plan.provoked), key=lambda i: b[i].name)
+        if not new or plan.option is None:
+            return
+        names = " and ".join(b[i].name for i in new)
+        o = replace(plan.option, extras=(), route=None, provoked=tuple(new))
+        text = summary(b, c, o, again=f"{names} can see it now")
+        self._why = (text, action_text(b, o), o.score)
+        plan.provoked = plan.provoked + tuple(new)
+
     def _unforeseen(self, enc: Encounter, c: Combatant, step: Move, plan: _Plan) -> bool:
         """A move after the plan's first action, checked against the engine's opportunity
         attacks now. One it did not count on (an enemy that could not see it when it planned:
@@ -357,6 +379,8 @@ class TacticalPolicy:
         o = replace(o, extras=(), provoked=tuple(i for i in o.provoked if i not in gone))
         if o.post is not None and tuple(o.post.path) == tuple(path):
             text = f"{c.name} ({again}) {post_text(b, c, o).removeprefix('then ')}"
+            if now:
+                text += f", provoking {attacks_of(b, sorted(now, key=lambda i: b[i].name))}"
         else:
             text = summary(b, c, o, again=again)
         self._why = (text, action_text(b, o), o.score)
