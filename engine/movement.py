@@ -289,14 +289,19 @@ def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Squa
     resolve(battle, by, power, UsePower(power.id, (mover.id,)), [mover.id], opportunity=True)
 
 
+def act_provokers(battle: Battle, c: Combatant) -> list[Combatant]:
+    """The enemies a ranged or area power used by `c` where it stands provokes (S-14): the
+    AI's explanations ask this too."""
+    mine = battle.squares(c)
+    return [e for e in reactors(battle, c) if distance(mine, footprint(e.pos, e.size)) == 1]
+
+
 def provoke_for_act(battle: Battle, c: Combatant) -> None:
     """A ranged or area power used next to enemies provokes each of them (S-14)."""
-    mine = battle.squares(c)
-    for e in reactors(battle, c):
+    for e in act_provokers(battle, c):
         if not c.standing:
             return
-        if distance(mine, footprint(e.pos, e.size)) == 1:
-            opportunity_attack(battle, e, c, c.pos)
+        opportunity_attack(battle, e, c, c.pos)
 
 
 def _readied_trigger(

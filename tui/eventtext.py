@@ -357,7 +357,12 @@ def _recharge(w: Wording, ev: PowerRecharge, round_: int) -> Text:
 
 @renders(Decision)
 def _decision(w: Wording, ev: Decision, round_: int) -> Text:
-    return ("ai", f"AI {w.names.who(ev.id)}: {ev.summary}") if w.explain else None
+    """ "AI: Brom walks ..." (the summary names the creature first; an older log's summary
+    that does not gets the name in front: "AI Brom: ...")."""
+    if not w.explain:
+        return None
+    who = w.names.who(ev.id)
+    return "ai", f"AI: {ev.summary}" if ev.summary.startswith(who) else f"AI {who}: {ev.summary}"
 
 
 @renders(Arrive)

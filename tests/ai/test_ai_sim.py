@@ -18,7 +18,8 @@ from tui.cli import main
 CHECK_LOG = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "check_log.py"
 
 
-def test_every_ai_turn_carries_one_decision() -> None:
+def test_every_ai_turn_starts_with_a_decision() -> None:
+    """A turn's first action follows its decision; re-plans add more (docs/ai.md)."""
     enc, result = play(load_encounter("mirror"), 7, {})
     turns: list[tuple[str, list[str]]] = []
     for lg in enc.log:
@@ -34,7 +35,7 @@ def test_every_ai_turn_carries_one_decision() -> None:
     ]
     assert acted
     for cid, kinds in acted:
-        assert kinds.count("decision") == 1, (cid, kinds)
+        assert kinds.count("decision") >= 1, (cid, kinds)
         assert kinds[0] == "decision", (cid, kinds)  # logged before the action it explains
     # every policy call is timed: at least one per turn that decided
     assert len(result.decision_ms) >= sum(k.count("decision") for _, k in turns)
