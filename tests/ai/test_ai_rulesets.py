@@ -9,18 +9,17 @@ from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn, FullAttack, Move, UsePower, Withdraw
 from engine.encounter import Encounter
 from engine.events import Provoke
-from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, DEF, FIGHTER, SLAM, mon, pc
-
-OPEN = "\n".join(["........."] * 7)
-STRIKE = {
-    "id": "strike",
-    "name": "Strike",
-    "kind": "melee",
-    "keywords": ["weapon"],
-    "basic": True,
-    "attack": {"ability": "str", "vs": "ac"},
-    "hit": {"damage": {"dice": "1[W]", "ability": "str"}},
-}
+from tests.support.helpers import (
+    BASIC_MELEE,
+    BOLT_VS_AC,
+    DEF,
+    FIGHTER,
+    OPEN_9X7,
+    SLAM,
+    STRIKE,
+    mon,
+    pc,
+)
 
 
 def warrior(cid: str, bab: int) -> dict[str, Any]:
@@ -63,7 +62,7 @@ CREATURES = [
 
 def setup(build: Any, combatants: list[dict[str, Any]], ruleset: str, seed: int = 3) -> Encounter:
     return build(
-        OPEN,
+        OPEN_9X7,
         combatants,
         creatures=CREATURES,
         powers=[BASIC_MELEE, STRIKE, BOLT_VS_AC, SLAM],

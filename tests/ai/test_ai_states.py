@@ -31,7 +31,9 @@ from tests.support.helpers import (
     BOLT_VS_AC,
     CLAW,
     FIGHTER,
+    OPEN_9X7,
     SLAM,
+    STRIKE,
     load_script,
     mon,
     pc,
@@ -39,16 +41,6 @@ from tests.support.helpers import (
 from tests.support.scenarios import monster, until_turn
 from tests.support.scenarios import play_turn as play
 
-OPEN = "\n".join(["........."] * 7)
-STRIKE = {
-    "id": "strike",
-    "name": "Strike",
-    "kind": "melee",
-    "keywords": ["weapon"],
-    "basic": True,
-    "attack": {"ability": "str", "vs": "ac"},
-    "hit": {"damage": {"dice": "1[W]", "ability": "str"}},
-}
 CREATURES = [
     FIGHTER,
     monster("brute", "brute", ["slam"], hp=40),
@@ -62,7 +54,9 @@ POWERS = [BASIC_MELEE, CLAW, SLAM, BOLT_VS_AC, STRIKE]
 def setup(
     build: Any, combatants: list[dict[str, Any]], ruleset: str = "ffd20", seed: int = 3
 ) -> Encounter:
-    return build(OPEN, combatants, creatures=CREATURES, powers=POWERS, seed=seed, ruleset=ruleset)
+    return build(
+        OPEN_9X7, combatants, creatures=CREATURES, powers=POWERS, seed=seed, ruleset=ruleset
+    )
 
 
 def condition(enc: Encounter, cid: str, *names: str) -> None:

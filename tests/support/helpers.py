@@ -75,6 +75,18 @@ GOBLIN = {
 # Attack-rule fixtures: a striker whose powers add nothing to the d20 (the total is the
 # natural plus situational modifiers) and a dummy with known defenses.
 OPEN = "......\n......\n......\n"
+OPEN_9X7 = "\n".join(["........."] * 7)
+"""An open 9x7 map (the AI's state and ruleset scenarios)."""
+STRIKE: dict[str, Any] = {
+    "id": "strike",
+    "name": "Strike",
+    "kind": "melee",
+    "keywords": ["weapon"],
+    "basic": True,
+    "attack": {"ability": "str", "vs": "ac"},
+    "hit": {"damage": {"dice": "1[W]", "ability": "str"}},
+}
+"""A basic weapon attack named Strike (str vs AC, 1[W] + str)."""
 
 
 def poke(vs: str, **over: Any) -> dict[str, Any]:
