@@ -7,8 +7,8 @@ end squares are tried for ranged and area attacks. `CONFIGS` names them;
 `ai.driver.make_policy` builds a policy from a name, so `skirmish sim --policy SIDE=NAME` and
 the league bench (`tests/benchmarks/bench_league.py`) use the same names.
 
-- `tactical`: the default; what `skirmish play` and `sim` use. It weighs its exposure as the
-  role table does, is patient (it won't walk into the enemies' reach on a turn it
+- `tactical`: the default; what `skirmish play` and `sim` use. It weighs its exposure 1.5
+  times the role table's weight, is patient (it won't walk into the enemies' reach on a turn it
   can't attack: `patience`) and reads each creature's powers to correct its role's weights
   (`read_powers`, `ai.profile`).
 - `classic`: the tactical policy's weights as they were when issue 15 was filed, kept as a
@@ -31,10 +31,10 @@ TOP_K = 5
 @dataclass(frozen=True, slots=True)
 class AIConfig:
     name: str = "tactical"
-    exposure_scale: float = 1.0
+    exposure_scale: float = 1.5
     """Multiplies every role's `exposure` weight (`ai.roles.Weights.exposure`). 2 won the
-    mirror league as well but made monsters too passive against a party (docs/ai.md, "The
-    league"): the default keeps the role table's weight."""
+    mirror league too but made monsters too passive against a party; 1 played parties well but
+    fell under 60% against exposure-x3 at the `gate` (docs/ai.md, "The league")."""
     flee: bool = False
     """Monsters (not minions, not player characters) break off when badly hurt."""
     top_k: int = TOP_K
