@@ -125,7 +125,7 @@ class TacticalPolicy:
         if flee is not None:
             cfg = replace(cfg, flee=flee)
         self.config = cfg
-        self.name = "tactical" if cfg.name == "tactical" else cfg.name
+        self.name = cfg.name
         self.planner = Planner(cfg)
         self._point_turn: tuple[FightKey, str, int] | None = None
         self._plan: _Plan | None = None

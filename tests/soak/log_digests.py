@@ -19,7 +19,6 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "engine" / "fixtures" / "log_digests.json"
@@ -57,14 +56,9 @@ def cases() -> list[tuple[str, str | None, dict[str, str], int]]:
     return out
 
 
-def _scrub(ev: dict[str, Any]) -> dict[str, Any]:
-    if ev.get("type") == "decision":
-        return {k: v for k, v in ev.items() if k != "ms"}
-    return ev
-
-
 def digest(source: str, ruleset: str | None, policies: dict[str, str], seed: int) -> str:
     from ai.sim import _loaded, play
+    from tests.support.helpers import untimed
 
     lines: list[str] = []
     play(
@@ -72,7 +66,7 @@ def digest(source: str, ruleset: str | None, policies: dict[str, str], seed: int
         seed,
         policies,
         ruleset=ruleset,
-        on_event=lambda ev: lines.append(json.dumps(_scrub(ev))),
+        on_event=lambda ev: lines.append(json.dumps(untimed(ev))),
     )
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 

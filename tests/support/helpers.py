@@ -89,6 +89,12 @@ STRIKE: dict[str, Any] = {
 """A basic weapon attack named Strike (str vs AC, 1[W] + str)."""
 
 
+def untimed(ev: dict[str, Any]) -> dict[str, Any]:
+    """A log event without its timing (a decision's `ms`, the one field that differs between
+    two runs of the same fight): what the differential fixtures digest."""
+    return {k: v for k, v in ev.items() if k != "ms"}
+
+
 def poke(vs: str, **over: Any) -> dict[str, Any]:
     """A monster power with no bonus at all: the total is the natural plus modifiers."""
     p: dict[str, Any] = {
