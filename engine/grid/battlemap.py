@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
 from engine.grid.terrain import (
     COVER_BLOCKING,
     MOVE_BLOCKING,
@@ -28,6 +26,8 @@ from engine.grid.terrain import (
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    import networkx as nx
 
 # Codes in `BattleMap._line_code`: what a square does to a line traced through its interior.
 LINE_CLEAR = 0
@@ -249,7 +249,10 @@ def _build_adjacency(bmap: BattleMap) -> dict[Square, tuple[Square, ...]]:
 
 
 def _build_graph(bmap: BattleMap) -> nx.Graph:
-    """The networkx movement graph, from the adjacency (for callers that want networkx)."""
+    """The networkx movement graph, from the adjacency (for callers that want networkx;
+    imported here: no search needs it, so starting the app doesn't pay for it)."""
+    import networkx as nx
+
     g = nx.Graph(name=bmap.name)
     g.add_nodes_from((sq, {"cost": c}) for sq, c in bmap._entry_cost.items())
     g.add_edges_from((u, v) for u, vs in bmap.nbrs.items() for v in vs if u < v)
