@@ -8,6 +8,7 @@ and wears off after `AIConfig.patient_turns` idle turns, so two patient sides st
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from ai.config import CLASSIC, CONFIGS
 from ai.moving import Patience
 from ai.profile import mean_damage, profile_of
-from ai.roles import ROLE_PATIENCE, ROLE_WEIGHTS, weights_for
+from ai.roles import AREA_ENGAGED, REACH_FLANK, ROLE_PATIENCE, ROLE_WEIGHTS, weights_for
 from ai.tactical import TacticalPolicy
 from engine.actions import EndTurn, Move, UsePower
 from engine.content.loader import load_encounter
@@ -280,3 +281,53 @@ def test_surprised_enemies_that_act_after_it_strike_no_first_blow_F_TRN_5(build:
     assert _patience(enc, "b").cost(near) == 0.0
     b.order = ["hero", "b"]  # before it in the order: it acts before the brute again
     assert _patience(enc, "b").cost(near) > 0
+
+
+# --- reach and areas in the weights (issue 15, target 3) ------------------------------------
+TAG_ONLY = replace(TACTICAL, name="tag-only", read_powers=False)
+OPEN_GRID = "\n".join(["............"] * 7)
+
+
+def _marauder_turn(tmp_path: Any, creature: str, at: tuple[int, int], cfg: Any) -> Encounter:
+    from tests.support.helpers import write_encounter
+
+    party = [pc("hero", (2, 3)), pc("hero2", (2, 5))]
+    path = write_encounter(
+        tmp_path,
+        OPEN_GRID,
+        [*party, mon("m", at, creature=creature)],
+        creatures=[FIGHTER],
+        powers=[BASIC_MELEE],
+        include=["bestiary/marauders", "bestiary/mistfen"],
+    )
+    enc = Encounter.create(load_encounter(path), seed=3)
+    enc.start()
+    until_turn(enc, "m")
+    play_turn(enc, TacticalPolicy(config=cfg))
+    return enc
+
+
+def test_a_reach_creature_strikes_from_beyond_the_enemys_reach(tmp_path: Any) -> None:
+    """The Red Hand Pikeman (pike, reach 2) two squares from a fighter: read by its tag (a
+    soldier likes to be engaged) it steps next to both fighters before it hooks; read by its
+    powers it hooks from where it stands, out of their reach."""
+    pikeman = _marauder_turn(tmp_path, "raider-pikeman", (4, 3), TACTICAL).battle["m"]
+    assert profile_of(pikeman).reach == 2 and not profile_of(pikeman).burst
+    w = weights_for(pikeman, config=TACTICAL)
+    assert w.engaged <= 0 < ROLE_WEIGHTS["soldier"].engaged
+    assert w.flank == ROLE_WEIGHTS["soldier"].flank * REACH_FLANK
+    assert pikeman.pos == (4, 3)  # it stayed two squares off
+    tagged = _marauder_turn(tmp_path, "raider-pikeman", (4, 3), TAG_ONLY).battle["m"]
+    assert tagged.pos != (4, 3)
+    assert chebyshev(tagged.pos, (2, 5)) == 1  # next to the second fighter too
+
+
+def test_a_creature_with_a_close_burst_weighs_each_enemy_around_it() -> None:
+    """The Bog Ghoul's close burst catches whoever stands next to it: each enemy it ends
+    beside counts AREA_ENGAGED more than its brute tag says."""
+    ghoul = Encounter.create(load_encounter("fog"), seed=1).battle["ghoul"]
+    assert profile_of(ghoul).burst >= 1
+    assert weights_for(ghoul, config=TACTICAL).engaged == pytest.approx(
+        ROLE_WEIGHTS["brute"].engaged + AREA_ENGAGED
+    )
+    assert weights_for(ghoul, config=CLASSIC).engaged == ROLE_WEIGHTS["brute"].engaged
