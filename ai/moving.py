@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ai.caches import Provoked
 from ai.distances import Route, path_toward, routes
+from ai.initiative import strikes_first
 from ai.plan import Option
 from ai.scoring import Context
 from ai.turn import Turn
@@ -168,7 +169,7 @@ class Patience:
         foes = []
         melee = reach_all = 0.0
         for e in ctx.f.enemies:
-            if not _strikes_first(b, me, e):
+            if not strikes_first(b, me, e):
                 continue
             d = ctx.danger(e)
             melee += d.melee
@@ -187,16 +188,6 @@ class Patience:
             if max(abs(ex - x), abs(ey - y)) <= strike:
                 total += melee
         return self.weight * total
-
-
-def _strikes_first(b: Battle, me: Combatant, e: Combatant) -> bool:
-    """Can enemy `e` act before `me` acts again? In the surprise round a surprised enemy
-    first acts in round 1 (F-TRN-5): before `me` only if it comes earlier in the order."""
-    if not (b.surprise_round and e.surprised):
-        return b.can_act(e)
-    if me.id not in b.order or e.id not in b.order:
-        return e.standing
-    return e.standing and b.order.index(e.id) < b.order.index(me.id)
 
 
 def fight_scale(ctx: Context, melee_share: float) -> float:

@@ -60,6 +60,9 @@ class Weights:
     """On a turn with no attack: per expected hit point of the melee attacks that enemies could
     walk up and make on it before it acts again (they strike first). 0 in the role table;
     `AIConfig.patience` sets it (`ai.moving`)."""
+    initiative: bool = False
+    """Leave out of the exposure the enemies that can't act before it acts again (surprised
+    ones after it in the surprise round: `ai.initiative`); `AIConfig.read_initiative`."""
     patient_turns: int = 3
     """Idle turns in a row that wear `patience` down to nothing (`AIConfig.patient_turns`)."""
 
@@ -146,6 +149,8 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
         exposure_scale = config.exposure_scale
         if config.read_powers:
             w = corrected(w, profile_of(c))
+        if config.read_initiative:
+            w = replace(w, initiative=True)
         if config.patience:
             w = replace(
                 w,

@@ -331,3 +331,26 @@ def test_a_creature_with_a_close_burst_weighs_each_enemy_around_it() -> None:
         ROLE_WEIGHTS["brute"].engaged + AREA_ENGAGED
     )
     assert weights_for(ghoul, config=CLASSIC).engaged == ROLE_WEIGHTS["brute"].engaged
+
+
+def test_exposure_leaves_out_surprised_enemies_that_act_after_it_F_TRN_5(build: Any) -> None:
+    """In the surprise round the square next to a surprised hero that acts after the brute
+    costs it no exposure (no blow lands before it moves again); with the hero before it in the
+    order, or for `classic` (which reads no turn order), it does."""
+    from ai.memory import SideMemory
+    from ai.scoring import Context
+
+    def value(order: list[str], cfg: Any) -> float:
+        enc = _lane(build)
+        until_turn(enc, "b")
+        b = enc.battle
+        b.surprise_round = True
+        b["hero"].surprised = True
+        b.order = order
+        me = b["b"]
+        ctx = Context(enc, me, weights_for(me, config=cfg), SideMemory())
+        return ctx.value((b["hero"].pos[0] - 1, 1))
+
+    assert value(["b", "hero"], TACTICAL) == 0.0
+    assert value(["hero", "b"], TACTICAL) < 0.0
+    assert value(["b", "hero"], CLASSIC) < 0.0
