@@ -136,9 +136,7 @@ def prepare_foes(ctx: Context) -> list[Foe]:
         d = ctx.danger(e)
         e_sq = b.squares(e)
         reach = d.reach
-        threatens_ally = any(
-            max(abs(ax - ex), abs(ay - ey)) <= reach for ax, ay in ally_sq for ex, ey in e_sq
-        )
+        threatens_ally = _near_any(e.pos, e.size, e_sq, reach, ally_sq)
         foes.append(
             (
                 e,
@@ -156,6 +154,19 @@ def prepare_foes(ctx: Context) -> list[Foe]:
         )
     ctx.c.foes = foes
     return foes
+
+
+def _near_any(
+    pos: Square, size: int, e_sq: tuple[Square, ...], reach: int, squares: set[Square]
+) -> bool:
+    """Is one of `squares` within `reach` (Chebyshev) of a square of the creature at `pos`?
+    By whichever is fewer: the squares of the box around it, looked up in `squares`, or
+    every pair (a crowd of allies against a small box, or few allies and a long reach)."""
+    side = size + 2 * reach
+    if side * side < len(squares) * len(e_sq):
+        x0, y0 = pos[0] - reach, pos[1] - reach
+        return any((x, y) in squares for x in range(x0, x0 + side) for y in range(y0, y0 + side))
+    return any(max(abs(ax - ex), abs(ay - ey)) <= reach for ax, ay in squares for ex, ey in e_sq)
 
 
 def _flanking_it(ctx: Context, sq: Square, e: Combatant) -> bool:

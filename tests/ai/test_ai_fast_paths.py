@@ -5,6 +5,8 @@ conditions picked up mid-fight, the three rulesets).
 - `square_value` (the enemies' squares read once per decision, the per-decision "may I
   flank at all", one branch per enemy without a ranged threat) equals the plain loop kept
   here, square by square, for every creature of both sides, its memo (`Context.value`) too;
+  and which enemies threaten an ally (`prepare_foes`: by the box around the enemy or by
+  every pair, whichever is fewer) equals the pairwise distance;
 - `Context.rough_box` (the inlined memo lookup and box test) equals a count from first
   principles (a creature's footprint overlapping the box);
 - `best_post` (the 8 best squares by `heapq.nsmallest`) equals the full sort it replaces;
@@ -118,9 +120,15 @@ def test_square_value_equals_the_plain_loop(
     enc = _fight(map_seed, n, seed, steps, ruleset)
     if enc is None:
         return
+    b = enc.battle
     for c in _deciders(enc):
         ctx = Context(enc, c, weights_for(c), SideMemory())
         plain = Context(enc, c, weights_for(c), SideMemory())
+        ally_sq = [sq for a in plain.f.allies for sq in b.squares(a)]
+        for e, *_, guards, e_sq in prepare_foes(plain):
+            reach = plain.danger(e).reach
+            near = any(distance((a,), e_sq) <= reach for a in ally_sq)
+            assert guards == (1 if near else 0), (c.id, e.id)
         for sq in _places(enc, c):
             want = plain_square_value(plain, sq)
             assert ctx.value(sq) == want, (c.id, c.size, sq)
