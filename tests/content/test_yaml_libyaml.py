@@ -8,15 +8,18 @@ on a fuzzed corpus (tests/soak/diff_yaml.py at a small count) and on Hypothesis 
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.content import yamlsrc
-from tests.soak import diff_yaml, fuzz_content
+from tests.support.helpers import load_script
 
-BUNDLED = sorted(fuzz_content.MAPS.rglob("*.yaml"))
+diff_yaml = load_script("soak/diff_yaml.py")
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+BUNDLED = sorted(MAPS.rglob("*.yaml"))
 
 HOSTILE = {
     "syntax": "a: 1\nb: [1, 2\nc: 3\n",
@@ -60,8 +63,8 @@ def test_libyaml_is_there_so_the_comparison_means_something() -> None:
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
-def test_bundled_files_read_alike_and_through_libyaml(path: object) -> None:
-    text = fuzz_content.MAPS.joinpath(str(path)).read_text(encoding="utf-8")
+def test_bundled_files_read_alike_and_through_libyaml(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
     assert diff_yaml.differences([text]) == []
     # The fast path takes it (it doesn't just fall back to the pure one).
     assert yamlsrc._compose_libyaml(text) is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,8 +19,54 @@ from engine.content.schema import TRIGGERED_ACTIONS
 from engine.encounter import Encounter
 from engine.events import Attack, Triggered
 from engine.triggers import SELF_KINDS, _reactors, any_for, triggered
-from tests.engine.test_rules_triggers import ALL, GRID, unit
 from tests.support.helpers import Builder, events, mon, write_encounter
+
+GRID = "..........\n..........\n..........\n"
+JAB = {
+    "id": "jab",
+    "name": "Jab",
+    "kind": "melee",
+    "basic": True,
+    "attack": {"bonus": 0, "vs": "ac"},
+    "hit": {"damage": {"dice": "6"}},
+}
+
+
+def _triggered(pid: str, action: str, on: str, usage: str = "encounter") -> dict[str, Any]:
+    """A triggered melee attack (3 damage)."""
+    return {
+        "id": pid,
+        "name": pid.title(),
+        "usage": usage,
+        "action": action,
+        "kind": "melee",
+        "trigger": {"when": on},
+        "attack": {"bonus": 0, "vs": "ac"},
+        "hit": {"damage": {"dice": "3"}},
+    }
+
+
+ALL = [
+    JAB,
+    _triggered("riposte", "immediate_reaction", "hit", usage="at-will"),
+    _triggered("dodge", "immediate_interrupt", "hit"),
+    _triggered("brace", "immediate_reaction", "enemy_enters"),
+    _triggered("parting", "immediate_interrupt", "enemy_leaves"),
+    _triggered("spite", "immediate_reaction", "damaged"),
+    _triggered("fury", "immediate_reaction", "self_bloodied"),
+]
+
+
+def unit(cid: str, powers: list[str]) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "name": cid.title(),
+        "role": "soldier",
+        "hp": 40,
+        "speed": 6,
+        "defenses": {"ac": 10, "fortitude": 10, "reflex": 10, "will": 10},
+        "powers": ["jab", *powers],
+    }
 
 
 def test_X_ACT_1_F_TRN_2_a_reinforcement_brings_its_triggered_power(build: Builder) -> None:
