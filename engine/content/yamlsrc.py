@@ -12,7 +12,7 @@ when it is there: its scanner is ~10x faster than the pure-Python one, which was
 app's start-up (issue 14). Only a well-formed document is taken from it; any failure there
 (a syntax error, a control character, a lone surrogate, nesting too deep) is parsed again by
 the pure-Python loader, which alone words the errors, so a file is refused with the same
-`file:line: field: message` either way. `tests/engine/test_yaml_libyaml.py` checks that both
+`file:line: field: message` either way. `tests/content/test_yaml_libyaml.py` checks that both
 paths give the same data, positions and errors over the bundled files and a fuzzed corpus.
 """
 
@@ -40,7 +40,7 @@ _VALUE_TAG = "tag:yaml.org,2002:value"
 _DEEP_FLOW = re.compile(r"(?:[\[{][ \t]*){" + str(MAX_DEPTH + 1) + "}")
 # Where libyaml reads differently from the pure-Python loader: it takes a tab as a separator
 # where PyYAML refuses it, and doesn't count a byte order mark in a column. Such text is left
-# to the pure-Python path (found by tests/engine/test_yaml_libyaml.py's fuzzed corpus).
+# to the pure-Python path (found by tests/content/test_yaml_libyaml.py's fuzzed corpus).
 _LIBYAML_DIFFERS = re.compile("[\t\ufeff]")
 _BLOCK_HEADER = re.compile("[|>](?:[+-][1-9]?|[1-9][+-]?)?(?:[ \r\n\x85\u2028\u2029]|$)")
 _COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
