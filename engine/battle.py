@@ -97,6 +97,8 @@ class Roster(dict[str, Combatant]):
     arrives, the GM adds one) or leaves (the GM removes it), so what is derived from who is in
     the fight (`engine.triggers`' index of triggered powers) is keyed on it."""
 
+    version = 0  # (also on the class: unpickling sets the items before the attributes)
+
     def __init__(self, combatants: list[Combatant]) -> None:
         super().__init__((c.id, c) for c in combatants)
         self.version = 0

@@ -4,7 +4,9 @@ into the fight, and one the GM removes takes its own away (X-ACT-1)."""
 
 from __future__ import annotations
 
+import copy
 import functools
+import pickle
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import EndTurn, GmRemove, Move, UsePower
-from engine.battle import Battle
+from engine.battle import Battle, Roster
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.content.schema import TRIGGERED_ACTIONS
 from engine.encounter import Encounter
@@ -170,3 +172,11 @@ def test_triggered_index_is_the_uncached_table_whoever_joins_or_leaves(
                 via_index = [(r.id, p.id) for r, p in _reactors(b, kind, c)]
                 assert via_index == [e for e in table.get(kind, []) if e[0] == c.id]
         assert any_for(b, *table) == bool(table)
+
+
+def test_a_roster_copies_and_pickles_with_its_creatures_and_version() -> None:
+    roster = _pool().battle.combatants
+    del roster["c5"]
+    for twin in (copy.deepcopy(roster), pickle.loads(pickle.dumps(roster))):
+        assert isinstance(twin, Roster) and list(twin) == list(roster)
+        assert twin.version >= roster.version  # never an older version than its creatures
