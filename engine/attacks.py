@@ -28,6 +28,7 @@ every preview compose the same parts (one copy of each rule):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.battle import Battle
 from engine.content.checks import threat_low
@@ -43,8 +44,9 @@ from engine.state import Combatant
 Square = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class AttackSetup:
+class AttackSetup(NamedTuple):
+    """One attack roll's numbers (a named tuple: built on every roll and every preview)."""
+
     modifiers: tuple[Mod, ...]
     defense: int
     combat_advantage: bool
@@ -75,8 +77,7 @@ class AttackPreview:
     """The keyword of the power the target is immune to: none of its effects land."""
 
 
-@dataclass(frozen=True, slots=True)
-class AttackerPart:
+class AttackerPart(NamedTuple):
     """What an attack takes from its attacker, power and weapon, wherever it stands and
     whoever it attacks (see the module docstring)."""
 
@@ -98,8 +99,7 @@ class AttackerPart:
     """Standing and free to react: a flanker must be (F-MOD-1)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TargetPart:
+class TargetPart(NamedTuple):
     """What an attack takes from its target, given the attacker and power (see the module
     docstring)."""
 
@@ -119,8 +119,7 @@ class TargetPart:
     """Enemy squares other than the target's: cover against a ranged attack (F-MOD-6)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SquarePart:
+class SquarePart(NamedTuple):
     """What an attack takes from where the two stand (see the module docstring). Equal
     square parts of one (attacker, power, target) give equal setups: the AI shares a
     preview between squares by it."""
@@ -147,10 +146,44 @@ def attacker_part(
     battle: Battle, attacker: Combatant, power: Power, weapon: Weapon | None
 ) -> AttackerPart:
     """The attacker's part of `setup` (F-ATK-2, F-ATK-6, F-MOD-1, F-DUR-7). Reads the
-    content, the ruleset, the effects on the attacker and its hit point state. Reads only."""
+    content, the ruleset, the effects on the attacker and its hit point state. Reads only.
+
+    Kept per battle (`Battle.memo`), keyed by everything it reads: the objects of the
+    creature, power and weapon (by identity), the attacker's conditions as `Battle` reads
+    them (the very object, which is renewed whenever they may change), the version of the
+    effects on it and its hit point state."""
+    conds, flags = battle._conditions(attacker)
+    aid = attacker.id
+    version = battle.effects.target_version.get(aid, 0)
+    key = ("attacker-part", aid, id(power), id(weapon), id(attacker.creature))
+    hit = battle.memo.get(key)
+    if (
+        hit is not None
+        and hit[0] is conds
+        and hit[1] == version
+        and hit[2] == attacker.state
+        and hit[3] is power
+        and hit[4] is weapon
+        and hit[5] is attacker.creature
+    ):
+        part: AttackerPart = hit[6]
+        return part
+    part = _attacker_part(battle, attacker, power, weapon, (conds, flags))
+    battle.memo[key] = (conds, version, attacker.state, power, weapon, attacker.creature, part)
+    return part
+
+
+def _attacker_part(
+    battle: Battle,
+    attacker: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    read: tuple[frozenset[str], frozenset[str]],
+) -> AttackerPart:
+    """`attacker_part` unkept (`read`: the attacker's conditions and flags)."""
     spec = power.attack
     assert spec is not None
-    conds, flags = battle._conditions(attacker)
+    conds, flags = read
     markers = None
     if "marked" in conds:
         aid = attacker.id
@@ -182,20 +215,41 @@ def target_part(
 ) -> TargetPart:
     """The target's part of `setup` given the attacker's (`ap`): F-DEF-6, F-MOD-1, F-MOD-6,
     F-MOD-8, F-MOD-11. Reads the effects on the target, the ruleset's defenses, where every
-    creature stands (flanking partners, cover blockers) and the partners' flags. Reads only."""
+    creature stands (flanking partners, cover blockers) and the partners' flags. Reads only.
+
+    What depends on the two creatures alone (conditions, combat advantage granted, defense)
+    is kept per battle, keyed by everything it reads: the target's conditions as `Battle`
+    reads them (the very object), the version of the effects on it, its creature object, the
+    attacker's part (its conditions are in it) and the defense attacked. Where the others
+    stand (flanking partners, blockers) is worked out every time."""
     conds, flags = battle._conditions(target)
-    granted = "grants_ca" in flags or battle.effect_flag(target, "grants_ca", attacker.id)
-    hidden = "invisible" in conds or "cant_see" in ap.flags
-    # F-MOD-11: an invisible attacker is never seen by the target (`can_see` says no at once)
-    unseen = "invisible" in ap.conds
+    tid = target.id
+    version = battle.effects.target_version.get(tid, 0)
+    key = ("target-part", attacker.id, tid, ap.vs, ap.touch)
+    hit = battle.memo.get(key)
+    if (
+        hit is not None
+        and hit[0] is conds
+        and hit[1] == version
+        and hit[2] is ap.conds
+        and hit[3] is target.creature
+    ):
+        granted, hidden, unseen, defense = hit[4]
+    else:
+        granted = "grants_ca" in flags or battle.effect_flag(target, "grants_ca", attacker.id)
+        hidden = "invisible" in conds or "cant_see" in ap.flags
+        # F-MOD-11: an invisible attacker is never seen by the target (`can_see`: no at once)
+        unseen = "invisible" in ap.conds
+        defense = _defense_base(battle, target, ap.vs, ap.touch, conds)
+        kept = (granted, hidden, unseen, defense)
+        battle.memo[key] = (conds, version, ap.conds, target.creature, kept)
     kind = ap.kind
     sides = None
     if kind in ("melee", "ranged") and ap.can_react and not (granted or unseen or hidden):
         sides = flank_sides(battle, attacker, target)
     blockers: frozenset[Square] = frozenset()
     if kind == "ranged":
-        blockers = battle.occupancy().enemy_squares(attacker.side, exclude=(target.id,))
-    defense = _defense_base(battle, target, ap.vs, ap.touch, conds)
+        blockers = battle.occupancy().enemy_squares(attacker.side, exclude=(tid,))
     return TargetPart(conds, flags, granted, hidden, unseen, defense, sides, blockers)
 
 
@@ -256,16 +310,16 @@ def compose(
     ap, tp, sp = parts
     mods = [*ap.base, *sp.situational, *battle.action_modifiers.get(attacker.id, ()), *extra]
     if sp.combat_advantage:
-        mods.append(Mod("combat_advantage", 2))
+        mods.append(_CA)
     cov = sp.cover
-    if cov in COVER_PENALTY:
-        mods.append(Mod("cover", COVER_PENALTY[cov]))
+    if cov in _COVER_MODS:
+        mods.append(_COVER_MODS[cov])
     kind = ap.kind
-    if kind in ("melee", "ranged") and sp.conceal in CONCEALMENT_PENALTY:  # F-MOD-9
-        mods.append(Mod("concealment", CONCEALMENT_PENALTY[sp.conceal]))
+    if kind in ("melee", "ranged") and sp.conceal in _CONCEAL_MODS:  # F-MOD-9
+        mods.append(_CONCEAL_MODS[sp.conceal])
     mods += ap.penalties
     if ap.markers is not None and not ap.markers.intersection(all_targets or (target.id,)):
-        mods.append(Mod("marked", -2))
+        mods.append(_MARKED)
     mods += ap.effects
     defense = tp.defense
     if "prone" in tp.conds and kind == "ranged" and not sp.adjacent:
@@ -315,6 +369,11 @@ COVER_PENALTY = {"cover": -2, "superior": -5}
 """F-MOD-5/6."""
 CONCEALMENT_PENALTY = {"concealment": -2, "total": -5}
 """F-MOD-9."""
+# The modifiers `compose` adds, made once (a `Mod` is immutable).
+_CA = Mod("combat_advantage", 2)
+_MARKED = Mod("marked", -2)
+_COVER_MODS = {k: Mod("cover", v) for k, v in COVER_PENALTY.items()}
+_CONCEAL_MODS = {k: Mod("concealment", v) for k, v in CONCEALMENT_PENALTY.items()}
 
 
 def _defense_base(
