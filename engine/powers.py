@@ -263,11 +263,13 @@ def resolve(
         _self_effects(battle, c, power, power.effect)
         return
     outcomes: set[str] = set()
+    all_targets = tuple(targets)
+    squares = act.squares
     for i, tid in enumerate(targets):
-        target = battle[tid]
+        target = battle.combatants[tid]
         if not target.alive or not c.standing:
             continue
-        aimed = act.squares[i] if act.squares else None
+        aimed = squares[i] if squares else None
         outcome = attack_roll(
             battle,
             c,
@@ -275,15 +277,16 @@ def resolve(
             power,
             weapon,
             origin,
-            tuple(targets),
+            all_targets,
             opportunity=opportunity,
             aimed=aimed,
         )
         if outcome == "void":  # an interrupt dropped the attacker (engine.triggers)
             continue
         outcomes.add("miss" if outcome == "miss" else "hit")
-        spec = power.hit if outcome in ("hit", "crit") else power.miss
-        apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
+        spec = power.hit if outcome == "hit" or outcome == "crit" else power.miss
+        if spec is not None:
+            apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
         if power.effect is not None:
             apply_outcome(battle, c, target, power, power.effect, weapon, shared, "effect")
         if any_for(battle, "hit", "missed") and target.alive:  # reactions come after it
