@@ -19,13 +19,13 @@ def test_every_event_class_has_a_quick_constructor() -> None:
     want = {events.Mod, events.Logged, events.CritExtra, events.Attack, events.Damage}
     assert want <= set(CLASSES)
     for cls in CLASSES:
-        assert cls.__init__ is not events.DATACLASS_INIT[cls]
+        assert vars(cls)["__init__"] is not events.DATACLASS_INIT[cls]
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_quick_constructor_matches_the_generated_one(cls: type) -> None:
     generated = events.DATACLASS_INIT[cls]
-    quick = cls.__init__
+    quick = vars(cls)["__init__"]
     assert list(inspect.signature(quick).parameters) == list(
         inspect.signature(generated).parameters
     )
@@ -35,7 +35,7 @@ def test_quick_constructor_matches_the_generated_one(cls: type) -> None:
         f.name: (i, f.name) for i, f in enumerate(dataclasses.fields(cls)) if f.init
     }
     made = cls(**args)
-    old = object.__new__(cls)
+    old: Any = object.__new__(cls)
     generated(old, **args)
     assert made == old and hash(made) == hash(old)
     for f in dataclasses.fields(cls):
