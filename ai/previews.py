@@ -52,7 +52,7 @@ def parts_for(ctx: Context, p: Power, t: Combatant) -> tuple[AttackerPart, Targe
         f = ctx.f
         ap = c.attacker_parts[p.id] = attacker_part(f.b, f.me, p, f.me.weapon_for(p))
     if tp is None:
-        tp = c.target_parts[tkey] = target_part(ctx.f.b, ctx.f.me, t, ap)
+        tp = c.target_parts[tkey] = target_part(ctx.f.b, ctx.f.me, t, ap, sides=True)
     return ap, tp
 
 

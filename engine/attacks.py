@@ -35,7 +35,7 @@ from engine.content.checks import threat_low
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
-from engine.flanking import Side, flank_sides, side_of
+from engine.flanking import Side, flank_sides, flanking, side_of
 from engine.grid import concealment, cover, distance, footprint
 from engine.immunity import immune_to_damage, immune_to_effects
 from engine.rulesets import Ruleset
@@ -113,8 +113,13 @@ class TargetPart(NamedTuple):
     """The attacker is invisible to the target (F-MOD-11: combat advantage)."""
     defense: int
     """The defense with effects, flat-footed, touch and unconscious (F-DEF-6, D-3, D-4)."""
+    flankable: bool
+    """Flanking could give combat advantage (a melee or ranged attack by a creature free to
+    react on a target that grants none anyway and can be seen): then it depends on the
+    squares."""
     sides: frozenset[Side] | None
-    """The sides the attacker would flank it from (None: flanking can't matter)."""
+    """The sides the attacker would flank it from, when asked for (`target_part(sides=True)`:
+    a caller weighing many squares); None: `square_part` asks `engine.flanking.flanking`."""
     blockers: frozenset[Square]
     """Enemy squares other than the target's: cover against a ranged attack (F-MOD-6)."""
 
@@ -211,7 +216,7 @@ _PENALISED = ("prone", "restrained")
 
 
 def target_part(
-    battle: Battle, attacker: Combatant, target: Combatant, ap: AttackerPart
+    battle: Battle, attacker: Combatant, target: Combatant, ap: AttackerPart, *, sides: bool = False
 ) -> TargetPart:
     """The target's part of `setup` given the attacker's (`ap`): F-DEF-6, F-MOD-1, F-MOD-6,
     F-MOD-8, F-MOD-11. Reads the effects on the target, the ruleset's defenses, where every
@@ -221,7 +226,8 @@ def target_part(
     is kept per battle, keyed by everything it reads: the target's conditions as `Battle`
     reads them (the very object), the version of the effects on it, its creature object, the
     attacker's part (its conditions are in it) and the defense attacked. Where the others
-    stand (flanking partners, blockers) is worked out every time."""
+    stand (flanking partners, blockers) is worked out every time. `sides`: work out the
+    sides the attacker would flank from now (for many squares), not per square."""
     conds, flags = battle._conditions(target)
     tid = target.id
     version = battle.effects.target_version.get(tid, 0)
@@ -244,13 +250,12 @@ def target_part(
         kept = (granted, hidden, unseen, defense)
         battle.memo[key] = (conds, version, ap.conds, target.creature, kept)
     kind = ap.kind
-    sides = None
-    if kind in ("melee", "ranged") and ap.can_react and not (granted or unseen or hidden):
-        sides = flank_sides(battle, attacker, target)
+    flankable = kind in ("melee", "ranged") and ap.can_react and not (granted or unseen or hidden)
+    flank = flank_sides(battle, attacker, target) if flankable and sides else None
     blockers: frozenset[Square] = frozenset()
     if kind == "ranged":
         blockers = battle.occupancy().enemy_squares(attacker.side, exclude=(tid,))
-    return TargetPart(conds, flags, granted, hidden, unseen, defense, sides, blockers)
+    return TargetPart(conds, flags, granted, hidden, unseen, defense, flankable, flank, blockers)
 
 
 def square_part(
@@ -277,8 +282,12 @@ def square_part(
     if conceal != "total":  # F-MOD-1: only against a target the attacker can see
         if tp.granted or tp.unseen_attacker or ("prone" in tp.conds and ap.kind == "melee" and adj):
             ca = True  # conditions, running, a Bluff, F-MOD-11
-        elif adj and tp.sides:
-            ca = flank = side_of(at, attacker.size, target.pos, target.size) in tp.sides
+        elif adj and tp.flankable:
+            if tp.sides is not None:
+                flank = side_of(at, attacker.size, target.pos, target.size) in tp.sides
+            else:
+                flank = flanking(battle, attacker, target, at)
+            ca = flank
     if ap.kind == "ranged" and tp.blockers:
         # Only creatures inside the two groups' bounding box can cut a corner line.
         xs = [x for x, _ in src_sq] + [x for x, _ in t_sq]

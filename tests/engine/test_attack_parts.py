@@ -9,7 +9,9 @@ two-creature half of the target's are kept per battle. These properties pin both
   (so kept parts must notice), creatures larger than one square (`keep-d20`'s ogre);
 - a resumed fight (`Encounter.replay` of the same records, nothing kept) sets up every attack
   as the fight that kept its parts does;
-- equal square parts give equal setups, so the AI may share a preview between squares.
+- equal square parts give equal setups, so the AI may share a preview between squares; the
+  AI's target part (flank sides worked out once for every square) composes the setup the
+  roll's does (flanking asked per square).
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ def test_property_equal_square_parts_give_equal_setups_F_MOD_1_F_MOD_3(
         w = c.weapon_for(p)
         ap = attacks.attacker_part(b, c, p, w)
         for t in [t for t in b.combatants.values() if t.alive and t.id != c.id]:
-            tp = attacks.target_part(b, c, t, ap)
+            tp = attacks.target_part(b, c, t, ap, sides=True)  # as the AI asks it
             for sq in _spots(enc, c):
                 a_sq = footprint(sq, c.size)
                 sp = attacks.square_part(b, c, t, p, w, (ap, tp), sq, a_sq, a_sq)
