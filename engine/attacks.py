@@ -35,7 +35,7 @@ from engine.content.checks import threat_low
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
-from engine.flanking import Side, flank_sides, flanking, side_of
+from engine.flanking import Side, flank_sides, flanks_from, side_of
 from engine.grid import concealment, cover, distance, footprint
 from engine.immunity import immune_to_damage, immune_to_effects
 from engine.rulesets import Ruleset
@@ -58,7 +58,10 @@ class AttackSetup(NamedTuple):
 
     @property
     def bonus(self) -> int:
-        return sum(m.value for m in self.modifiers)
+        total = 0
+        for m in self.modifiers:
+            total += m.value
+        return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +289,7 @@ def square_part(
             if tp.sides is not None:
                 flank = side_of(at, attacker.size, target.pos, target.size) in tp.sides
             else:
-                flank = flanking(battle, attacker, target, at)
+                flank = flanks_from(battle, attacker, target, at)  # adjacent, can react
             ca = flank
     if ap.kind == "ranged" and tp.blockers:
         # Only creatures inside the two groups' bounding box can cut a corner line.
