@@ -24,7 +24,7 @@ from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
 from engine.decisions import Decider
 from engine.dice import DiceSource, SeededDice
-from engine.events import Decision, Logged, Mod
+from engine.events import Decision, Logged, Mod, quick_constructor
 from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
 from engine.handlers import HANDLERS, handler_for
 from engine.handlers.base import power_of
@@ -47,6 +47,7 @@ from engine.turns import (
 Square = tuple[int, int]
 
 
+@quick_constructor  # one per action
 @dataclass(frozen=True, slots=True)
 class Record:
     """One applied action with the dice faces and answers it used (replays it exactly)."""
@@ -301,7 +302,7 @@ class Encounter:
         b = self.battle
         stamp = (len(b.log), len(self.records), b.turn_counter, b.current)
         memo = self._checked
-        if memo is not None and memo[0] == stamp and memo[1] == action:
+        if memo is not None and memo[0] == stamp and (memo[1] is action or memo[1] == action):
             return memo[2]
         plan = self._check_now(action)
         self._checked = (stamp, action, plan)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 Square = tuple[int, int]
 
@@ -381,6 +381,16 @@ ROLL_EVENTS = frozenset(
 # tests/engine/test_events_init.py compares each with the generated one, kept in DATACLASS_INIT.
 DATACLASS_INIT: dict[type, Any] = {}
 """Each class's __init__ as `dataclass` generated it."""
+
+
+T = TypeVar("T", bound=type)
+
+
+def quick_constructor(cls: T) -> T:
+    """Class decorator (above `@dataclass(frozen=True, slots=True)`): the quick __init__
+    described above, for a frozen dataclass built on every action."""
+    _quick_init(cls)
+    return cls
 
 
 def _quick_init(cls: type) -> None:

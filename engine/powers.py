@@ -183,7 +183,7 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
         raise Impossible(
             f"{power.name} takes at most {power.targets} target(s)", Refusal.TOO_MANY_TARGETS
         )
-    if len(set(act.targets)) != len(act.targets):
+    if len(act.targets) > 1 and len(set(act.targets)) != len(act.targets):
         raise Impossible("the same target twice", Refusal.BAD_TARGET)
     # the checks of `targets_for`, for the named targets only (this runs on every attack)
     rng = power_range(c, power)
