@@ -509,15 +509,22 @@ def _expression(
 ) -> tuple[DiceExpr, str]:
     """`damage_expr` and its text, memoized per battle: on every hit, and a pure function of
     frozen content (the spec, the weapon, the attacker's abilities) and the attacker's damage
-    modifier from effects, which is part of the key."""
-    bonus = battle.modifier(c, "damage")
-    key = ("damage", id(dspec), id(weapon), id(c.creature), bonus)
+    modifier from effects, which the version of the effects on the attacker stands for in
+    the key (tests/engine/test_attack_parts.py compares it with `damage_expr`)."""
+    version = battle.effects.target_version.get(c.id, 0)
+    key = ("damage", id(dspec), id(weapon), c.id)
     hit = battle.memo.get(key)
-    if hit is not None and hit[0] is dspec and hit[1] is weapon and hit[2] is c.creature:
-        return hit[3], hit[4]
+    if (
+        hit is not None
+        and hit[0] == version
+        and hit[1] is dspec
+        and hit[2] is weapon
+        and hit[3] is c.creature
+    ):
+        return hit[4], hit[5]
     expr = damage_expr(battle, c, dspec, weapon)
     text = str(expr)
-    battle.memo[key] = (dspec, weapon, c.creature, expr, text)
+    battle.memo[key] = (version, dspec, weapon, c.creature, expr, text)
     return expr, text
 
 

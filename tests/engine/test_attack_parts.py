@@ -9,6 +9,8 @@ two-creature half of the target's are kept per battle. These properties pin both
   (so kept parts must notice), creatures larger than one square (`keep-d20`'s ogre);
 - a resumed fight (`Encounter.replay` of the same records, nothing kept) sets up every attack
   as the fight that kept its parts does;
+- the damage expression kept per battle for each (attacker, damage, weapon) equals
+  `damage_expr` worked out afresh (F-DMG-1), as effects changing damage come and go;
 - equal square parts give equal setups, so the AI may share a preview between squares; the
   AI's target part (flank sides worked out once for every square) composes the setup the
   roll's does (flanking asked per square).
@@ -19,11 +21,13 @@ from __future__ import annotations
 import random
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import attacks
 from engine.effects import end
 from engine.encounter import Encounter
 from engine.grid import footprint
+from engine.powers import _expression
 from engine.state import Combatant
 from tests.engine.test_caches import CHANGES, STATES, cut, loaded
 from tests.support.helpers import put_effect
@@ -132,3 +136,42 @@ def test_property_equal_square_parts_give_equal_setups_F_MOD_1_F_MOD_3(
 def _spots(enc: Encounter, c: Combatant) -> list[tuple[int, int]]:
     m = enc.battle.map
     return [(x, y) for x in range(0, m.width - c.size + 1, 2) for y in range(m.height - c.size + 1)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(**STATES, changes=CHANGES, bonus=st.integers(-3, 3))
+def test_property_kept_damage_expressions_equal_uncached_F_DMG_1(
+    name: str,
+    seed: int,
+    ruleset: str,
+    at: float,
+    changes: list[tuple[int, str, bool]],
+    bonus: int,
+) -> None:
+    enc = cut(name, seed, ruleset, at)
+    b = enc.battle
+    ids = list(b.combatants)
+
+    def agree() -> None:
+        for c in b.combatants.values():
+            for p in c.powers:
+                for spec in (p.hit, p.miss, p.effect):
+                    if spec is None or spec.damage is None:
+                        continue
+                    w = c.weapon_for(p)
+                    want = attacks.damage_expr(b, c, spec.damage, w)
+                    for _ in range(2):  # the second from the memo
+                        expr, text = _expression(b, c, spec.damage, w)
+                        assert (expr, text) == (want, str(want)), (c.id, p.id)
+
+    agree()
+    for who, _condition, add in changes:
+        cid = ids[who % len(ids)]
+        if add:
+            if b[cid].alive:
+                put_effect(enc, cid, modifiers=(("damage", bonus),))
+        else:
+            mine = [e for e in b.effects.values() if e.target == cid]
+            if mine:
+                end(b, mine[0], "ended")
+        agree()
