@@ -158,8 +158,8 @@ def attacker_part(
 
     Kept per battle (`Battle.memo`), keyed by everything it reads: the objects of the
     creature, power and weapon (by identity), the attacker's conditions as `Battle` reads
-    them (the very object, which is renewed whenever they may change), the version of the
-    effects on it and its hit point state."""
+    them (its flags follow from them), the version of the effects on it and its hit point
+    state."""
     conds, flags = battle._conditions(attacker)
     aid = attacker.id
     version = battle.effects.target_version.get(aid, 0)
@@ -167,7 +167,7 @@ def attacker_part(
     hit = battle.memo.get(key)
     if (
         hit is not None
-        and hit[0] is conds
+        and hit[0] == conds
         and hit[1] == version
         and hit[2] == attacker.state
         and hit[3] is power
@@ -227,8 +227,8 @@ def target_part(
 
     What depends on the two creatures alone (conditions, combat advantage granted, defense)
     is kept per battle, keyed by everything it reads: the target's conditions as `Battle`
-    reads them (the very object), the version of the effects on it, its creature object, the
-    attacker's part (its conditions are in it) and the defense attacked. Where the others
+    reads them, the version of the effects on it, its creature object, the attacker's
+    conditions (its flags follow from them) and the defense attacked. Where the others
     stand (flanking partners, blockers) is worked out every time. `sides`: work out the
     sides the attacker would flank from now (for many squares), not per square."""
     conds, flags = battle._conditions(target)
@@ -238,9 +238,9 @@ def target_part(
     hit = battle.memo.get(key)
     if (
         hit is not None
-        and hit[0] is conds
+        and hit[0] == conds
         and hit[1] == version
-        and hit[2] is ap.conds
+        and hit[2] == ap.conds
         and hit[3] is target.creature
     ):
         granted, hidden, unseen, defense = hit[4]
