@@ -13,6 +13,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
+from ai.initiative import strikes_first
 from engine.flanking import side_of
 from engine.grid import (
     BattleMap,
@@ -132,7 +133,10 @@ def prepare_foes(ctx: Context) -> list[Foe]:
     b = ctx.f.b
     ally_sq = {sq for a in ctx.f.allies for sq in b.squares(a)}
     foes = []
+    me = ctx.f.me
     for e in ctx.f.enemies:
+        if ctx.f.w.initiative and not strikes_first(b, me, e):
+            continue  # surprised, and acts after me: no blow lands before I move again
         d = ctx.danger(e)
         e_sq = b.squares(e)
         reach = d.reach
