@@ -73,6 +73,8 @@ class Caches:
     # --- ai.position ------------------------------------------------------------------------
     foes: list[Foe] | None = None
     """`prepare_foes`: the enemies as `square_value` reads them."""
+    can_flank: bool | None = None
+    """`square_value`: may I take reactions (and so flank) at all (`Battle.can_react`)."""
     # --- ai.utility -------------------------------------------------------------------------
     incoming: dict[str, float] = field(default_factory=dict)
     """`incoming`: creature of my side -> damage it may take next round."""
