@@ -22,6 +22,9 @@ Modules left out, and why (mypyc 1.x, Python 3.11):
   ("attribute '__dict__' of 'type' objects is not writable");
 - engine/grid/battlemap.py: `ai.position` keeps its per-map memos in a WeakKeyDictionary, and
   a native class can't be weakly referenced ("cannot create weak reference to 'BattleMap'");
+- engine/save.py (and the save and log modules built on it: savewriter, savecheck, autosave,
+  history, logfile, replay): compiled, importing it crashes the interpreter (segfault); they
+  are not on the hot path;
 - engine/handlers/*, engine/rulesets/*: classes registered by a class decorator (`@register`)
   become non-native, and mypyc refuses a non-native class under a native base;
 - engine/content/*, engine/importers/*, ai/sim.py, tui/*: loading, import, process pools and
@@ -50,6 +53,13 @@ LEFT_OUT = (
     "engine/events.py",
     "engine/decisions.py",
     "engine/grid/battlemap.py",
+    "engine/save.py",
+    "engine/savewriter.py",
+    "engine/savecheck.py",
+    "engine/autosave.py",
+    "engine/history.py",
+    "engine/logfile.py",
+    "engine/replay.py",
     "ai/sim.py",
 )
 """Modules of the compiled packages that stay pure (see the module docstring for why)."""
