@@ -6,9 +6,11 @@ simplest correct player of any encounter.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
+from ai.naive_explain import naive_decision
 from ai.policy import Choice
 from engine.actions import Action, EndTurn, Move, StandUp, UsePower
 from engine.content.schema import Power
@@ -48,12 +50,13 @@ class NaivePolicy:
         once next to an enemy it stays there (and ends its turn after attacking).
         Whatever it picks is checked with `Encounter.validate` first (never an illegal
         action: EndTurn instead)."""
+        t0 = time.perf_counter()
         c = enc.current
         if c is None:
             return Choice(EndTurn())
         for act in self._candidates(enc, c):
             if act is not None and enc.validate(act) is None:
-                return Choice(act)
+                return Choice(act, naive_decision(enc.battle, c, act, t0))
         return Choice(EndTurn())
 
     def _candidates(self, enc: Encounter, c: Combatant) -> Iterator[Action | None]:
