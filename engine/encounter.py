@@ -22,8 +22,8 @@ from engine.battle import Battle
 from engine.content.basics import with_basic_melee
 from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
-from engine.decisions import Decider
-from engine.dice import DiceSource, SeededDice
+from engine.decisions import Decider, InvalidAnswer
+from engine.dice import DiceSource, InvalidFace, SeededDice
 from engine.events import Decision, Logged, Mod
 from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
 from engine.handlers import handler_for
@@ -32,6 +32,7 @@ from engine.movement import budget
 from engine.powers import area_squares, in_area, usable_refusal
 from engine.powers import targets_for as _targets_for
 from engine.refusals import Refusal
+from engine.rollback import restore
 from engine.rulesets import get_ruleset
 from engine.state import Combatant
 from engine.turns import (
@@ -275,7 +276,13 @@ class Encounter:
         if decision is not None:
             b.emit(decision)
         actor = b.current
-        self._perform(action, plan)
+        try:
+            self._perform(action, plan)
+        except (InvalidAnswer, InvalidFace) as exc:
+            if b.scripted_answers is not None:
+                raise  # a replay: the records are at fault, and the caller says whose
+            restore(self)  # `engine.rollback`: as if the action had never been tried
+            raise Impossible(f"refused: {exc}", Refusal.BAD_ANSWER) from None
         if not b.over:
             check_end(b)
         if not b.over and actor is not None and b.current == actor and not b.can_act(b[actor]):
