@@ -2,12 +2,15 @@
 with no attack roll as minor, move or free actions) and the second wind.
 
 What each is worth comes from `ai.utility`; here it is set against what it costs in the
-turn's budget (`engine.turn_budget`, through `ai.plan.budget`).
+turn's budget (`engine.turn_budget`, through `ai.plan.budget`), and against the opportunity
+attacks it provokes (a ranged power used next to an enemy, S-14: `ai.provoking.oa_charge`):
+one the creature can't expect to survive is not taken.
 """
 
 from __future__ import annotations
 
 from ai.plan import Budget, budget
+from ai.provoking import act_provokes_now, oa_charge
 from ai.scoring import Context
 from ai.utility import Utility
 from engine.powers import power_range
@@ -34,6 +37,8 @@ def minor_actions(
         if u.kind == "standard":
             continue
         if u.kind == "free":
+            if oa_charge(ctx, act_provokes_now(ctx, [u]))[1]:
+                continue
             if ctx.f.enc.validate(u.action) is None:
                 chosen.append(u)
             continue
@@ -41,7 +46,8 @@ def minor_actions(
         if not (now.minor if u.kind == "minor" else now.move):
             continue
         after = budget(b, me, extra_standard, (*spent, u.kind))
-        if u.value <= _loss(now, after, move_worth) + 0.1:
+        charge, deadly = oa_charge(ctx, act_provokes_now(ctx, [u]))
+        if deadly or u.value - charge <= _loss(now, after, move_worth) + 0.1:
             continue
         if ctx.f.enc.validate(u.action) is not None:
             continue

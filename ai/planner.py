@@ -13,7 +13,9 @@ generator for its options:
 - prone with one action (dazed): standing up, weighed against the rest (`stand_option`).
 
 Provoking turns pay a tie-breaker, and those the creature can't expect to survive are set
-aside unless a kill or a rescue pays for them (`ai.provoking`).
+aside unless a kill or a rescue pays for them, counting what the minor actions taken first
+provoke; a chosen turn that provokes is swapped for the same turn provoking fewer where any
+square the creature can reach gives one (`ai.provoking`).
 
 The best option (by score) is the turn; the policy (`ai.tactical`) turns it into engine
 actions. What the planner remembers between decisions is the side's `SideMemory`, keyed by
@@ -30,9 +32,9 @@ from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
 from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
-from ai.moving import hold_note, moving_options, second_move
+from ai.moving import CAP, approach_terms, hold_note, moving_options, second_move
 from ai.plan import Budget, Option, budget
-from ai.provoking import settle
+from ai.provoking import act_provokes_now, calmer, settle
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.styles import Style, cautious, resolve, spare_dying
@@ -78,6 +80,8 @@ class Planner:
         self.memory = SideMemory()
         self.last_options: list[Option] = []
         """The scored options of the last plan, best first (for tests and tuning)."""
+        self.last_turn: Turn | None = None
+        """The `Turn` the last plan was made from (for the audits: `tests/soak`)."""
 
     def begin(self, enc: Encounter, c: Combatant) -> bool:
         """Note a decision of `c` now; True if it is the first of its turn."""
@@ -119,13 +123,15 @@ class Planner:
         options = self._options(turn, utils, moves_only, fleeing)
         if stand == "weigh":
             options.append(stand_option(turn, options))
-        settle(turn, options)  # needless and deadly opportunity attacks (`ai.provoking`)
+        early = act_provokes_now(ctx, pre)
+        settle(turn, options, early)  # needless and deadly opportunity attacks (`ai.provoking`)
         note = ""
         if not style.ruthless:
             options, note = spare_dying(enc.battle, options)
         options.sort(key=lambda o: -o.score)
         self.last_options = options
-        best = options[0]
+        self.last_turn = turn
+        best = self._calmer(turn, options, fleeing)
         best.extras = pre
         best.style_note = note
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
@@ -135,6 +141,27 @@ class Planner:
         if best.kind in ("move", "stay") and best.goal is not None:
             self.memory.note(c.id, enc.battle.turn_counter, "goal", best.goal)
         return best
+
+    @staticmethod
+    def _calmer(turn: Turn, options: list[Option], fleeing: bool) -> Option:
+        """The best option, or the same turn provoking fewer (`ai.provoking.calmer`)."""
+        best = options[0]
+        if not best.provoked:
+            return best
+        approach = None
+        if best.kind == "move" and not fleeing:
+            approach = approach_terms(turn, turn.moves, CAP, exact=True)[1]
+        elif best.kind == "move":
+            ctx = turn.ctx
+            approach = {
+                sq: 0.8 * ctx.nearest_gap(sq) + 0.5 * turn.value(sq)
+                for sq in [turn.s0, *turn.moves]
+            }
+        alt = calmer(turn, best, approach)
+        if alt is None:
+            return best
+        options[0] = alt
+        return alt
 
     def _before(
         self, ctx: Context, bud: Budget, extra_standard: int, extras: bool
