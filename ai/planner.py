@@ -117,6 +117,7 @@ class Planner:
         if stand == "first":
             o = Option("stand", 0.0, c.pos, replan_after=True, extras=pre)
             self.last_options = [o]
+            self.last_turn = None
             return o
         turn = Turn.of(ctx, bud, Habits.of(self.memory, c.id, enc.battle.turn_counter), stuck)
         fleeing = self._is_fleeing(enc, c, style)
