@@ -50,13 +50,16 @@ class AIConfig:
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
     """Scales the exposure and opportunity attack weights (`ai.styles.CAUTION_SCALE`)."""
+    calm: bool = True
+    """Never provoke needlessly: the chosen turn gives way to the same turn provoking fewer,
+    and minor actions pay for what they provoke (`ai.provoking`; off in `classic`)."""
     style: StylePick = field(default_factory=StylePick)
     """The command line's `--ai-style` choices for this side: over the content's `ai` fields,
     which are over the three fields above (`ai.styles.resolve`)."""
 
 
 CLASSIC = AIConfig(
-    name="classic", exposure_scale=1.0, patience=0.0, read_powers=False, ruthless=True
+    name="classic", exposure_scale=1.0, patience=0.0, read_powers=False, ruthless=True, calm=False
 )
 CONFIGS: dict[str, AIConfig] = {
     "tactical": AIConfig(),

@@ -18,12 +18,13 @@ from engine.state import Combatant
 
 
 def minor_actions(
-    ctx: Context, utils: list[Utility], bud: Budget, extra_standard: int
+    ctx: Context, utils: list[Utility], bud: Budget, extra_standard: int, calm: bool = True
 ) -> tuple[tuple[Utility, ...], Budget]:
     """The minor (and move, and free) actions worth taking first, best first, and the
     budget left after them. The first minor action costs nothing else; one more costs the
     move (worth more when it needs to walk to attack), and one that would cost the
-    standard action (dazed) must be worth a whole attack."""
+    standard action (dazed) must be worth a whole attack. With `calm` (`AIConfig.calm`),
+    what it provokes is charged, and one it can't expect to survive is never taken."""
     me, b = ctx.f.me, ctx.f.b
     engaged = any(
         ctx.nearest_gap(me.pos) <= max(power_range(me, p), 1)
@@ -37,7 +38,7 @@ def minor_actions(
         if u.kind == "standard":
             continue
         if u.kind == "free":
-            if oa_charge(ctx, act_provokes_now(ctx, [u]))[1]:
+            if calm and oa_charge(ctx, act_provokes_now(ctx, [u]))[1]:
                 continue
             if ctx.f.enc.validate(u.action) is None:
                 chosen.append(u)
@@ -46,7 +47,7 @@ def minor_actions(
         if not (now.minor if u.kind == "minor" else now.move):
             continue
         after = budget(b, me, extra_standard, (*spent, u.kind))
-        charge, deadly = oa_charge(ctx, act_provokes_now(ctx, [u]))
+        charge, deadly = oa_charge(ctx, act_provokes_now(ctx, [u])) if calm else (0.0, False)
         if deadly or u.value - charge <= _loss(now, after, move_worth) + 0.1:
             continue
         if ctx.f.enc.validate(u.action) is not None:

@@ -124,7 +124,7 @@ class Planner:
         options = self._options(turn, utils, moves_only, fleeing)
         if stand == "weigh":
             options.append(stand_option(turn, options))
-        early = act_provokes_now(ctx, pre)
+        early = act_provokes_now(ctx, pre) if self.config.calm else ()
         settle(turn, options, early)  # needless and deadly opportunity attacks (`ai.provoking`)
         note = ""
         if not style.ruthless:
@@ -132,7 +132,7 @@ class Planner:
         options.sort(key=lambda o: -o.score)
         self.last_options = options
         self.last_turn = turn
-        best = self._calmer(turn, options, fleeing)
+        best = self._calmer(turn, options, fleeing) if self.config.calm else options[0]
         best.extras = pre
         best.style_note = note
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
@@ -172,7 +172,7 @@ class Planner:
         utils = utilities(ctx) if extras else []
         pre: tuple[Utility, ...] = ()
         if utils:
-            pre, bud = minor_actions(ctx, utils, bud, extra_standard)
+            pre, bud = minor_actions(ctx, utils, bud, extra_standard, self.config.calm)
             healed = frozenset(i for u in pre for i in u.healed)
             if healed:  # what the minor actions heal is not there to heal again
                 utils = [u for u in utilities(ctx, healed) if u.kind == "standard"]
