@@ -34,7 +34,7 @@ from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
 from ai.moving import CAP, approach_terms, hold_note, moving_options, second_move
 from ai.plan import Budget, Option, budget
-from ai.provoking import act_provokes_now, calmer, settle
+from ai.provoking import act_provokes_now, calmer, deadly, settle
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.styles import Style, cautious, resolve, spare_dying
@@ -136,12 +136,21 @@ class Planner:
         best.extras = pre
         best.style_note = note
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
-            second_move(turn, best)
+            self._second_move(turn, best)
         if best.kind == "stay" and self.config.read_powers:
             hold_note(ctx.f.b, best, options)
         if best.kind in ("move", "stay") and best.goal is not None:
             self.memory.note(c.id, enc.battle.turn_counter, "goal", best.goal)
         return best
+
+    def _second_move(self, turn: Turn, best: Option) -> None:
+        """Plan the second move of a double move now (`ai.moving.second_move`); with `calm`,
+        not one whose opportunity attacks, with the first move's, the creature can't expect
+        to survive (it plans again from the first move's end instead)."""
+        before = (best.post, best.provoked, best.replan_after)
+        second_move(turn, best)
+        if self.config.calm and best.post is not None and deadly(turn, best):
+            best.post, best.provoked, best.replan_after = before
 
     @staticmethod
     def _calmer(turn: Turn, options: list[Option], fleeing: bool) -> Option:

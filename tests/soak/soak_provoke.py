@@ -18,8 +18,9 @@ decision of the planner is checked against the alternatives it had:
   and as near the enemy it walks toward (`ai.moving.approach_terms`, by walking distance).
   Every decision of the planner is audited, with the planner's own `Turn` (its weights, its
   styles, the budget left after its minor actions). Target: 0.
-- **reckless**: a turn whose provoked opportunity attacks (its minor actions' included) are
-  expected to deal at least the creature's hit points, when its attack is not expected to
+- **reckless**: a turn whose provoked opportunity attacks (its minor actions' included, a
+  double move's second leg too) are expected to deal at least the creature's hit points (and
+  temporary hit points), when its attack is not expected to
   drop anyone and it heals no one (a kill or a rescue is the reason that can excuse it).
   Target: 0.
 
@@ -190,7 +191,7 @@ def _reckless(turn: Turn, o: Option, early: tuple[str, ...]) -> bool:
     ctx = turn.ctx
     ids = ctx.f.threat_ids
     exp = sum(ctx.oa_exp[ids.index(e)] for e in {*o.provoked, *early} if e in ids)
-    if exp < max(1, ctx.f.me.hp):
+    if exp < max(1, ctx.f.hp_eff):  # its hit points and temporary hit points
         return False
     rescue = o.kind == "utility" or any(u.healed for u in o.extras)
     return not rescue and not any(h.drop >= 0.5 and not h.ally for h in o.hits)
