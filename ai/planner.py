@@ -231,8 +231,16 @@ class Planner:
         stay = next(o for o in moving if o.kind == "stay")
         for u in utils:
             if u.kind == "standard" and turn.bud.standard and enc.validate(u.action) is None:
+                who = act_provokes_now(ctx, [u]) if self.config.calm else ()
                 options.append(
-                    Option("utility", u.value + stay.score, turn.s0, action=u.action, note=u.text)
+                    Option(
+                        "utility",
+                        u.value + stay.score,
+                        turn.s0,
+                        action=u.action,
+                        note=u.text,
+                        provoked=who,
+                    )
                 )
         options.extend(first_aid_options(enc, ctx.f.me, turn.bud, stay.score))
         sw = second_wind_value(ctx.f.me, turn.bud)
