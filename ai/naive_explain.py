@@ -4,8 +4,11 @@ The naive policy (`ai.naive`) thinks little, so its explanation says little, but
 action of an AI is explained in the log (issue 15, target 7; ../shared/log-schema.md): "Short
 Blade on Brom, the nearest enemy in reach", "walks 4 squares toward Brom, provoking Kael's
 opportunity attack", "stands up". Who an action provokes is asked of the engine
-(`engine.movement`), never guessed. Kept apart from `ai.naive` so that the policy's speed
-work and its explanations don't meet in one file.
+(`engine.movement`), never guessed. When an opportunity attack or an interrupt cuts its walk
+short, its next action, an end of turn included, says so ("(plans again: its move was cut
+short)"), as the tactical policy's re-plans do: what the walk still had to provoke won't come.
+Kept apart from `ai.naive` so that the policy's speed work and its explanations don't meet in
+one file.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import time
 
 from ai.explain import attacks_of, provokers, square_text
-from engine.actions import Action, Move, StandUp, UsePower
+from engine.actions import Action, EndTurn, Move, StandUp, UsePower
 from engine.battle import Battle
 from engine.events import Decision
 from engine.grid import Terrain, distance, footprint
@@ -21,21 +24,48 @@ from engine.movement import move_provocations, threatening
 from engine.state import Combatant
 
 POLICY = "naive"
+CUT = "plans again: its move was cut short"
+
+Square = tuple[int, int]
 
 
-def naive_decision(b: Battle, c: Combatant, act: Action, t0: float) -> Decision | None:
+class NaiveExplainer:
+    """The naive policy's explanations; remembers where its last walk was to end (one per
+    policy: a fight's side)."""
+
+    def __init__(self) -> None:
+        self._walk: tuple[int, str, Square] | None = None
+        """(turn, creature, end square) of the last walk it explained."""
+
+    def decision(self, b: Battle, c: Combatant, act: Action, t0: float) -> Decision | None:
+        """The `decision` event of `act` for `c`: None for an end of turn, unless a walk of
+        this turn was cut short; `t0`: when the decision began (`time.perf_counter`)."""
+        walk, self._walk = self._walk, None
+        cut = walk is not None and walk[:2] == (b.turn_counter, c.id) and c.pos != walk[2]
+        if isinstance(act, Move):
+            self._walk = (b.turn_counter, c.id, act.path[-1])
+        if isinstance(act, EndTurn) and not cut:
+            return None
+        return naive_decision(b, c, act, t0, CUT if cut else "")
+
+
+def naive_decision(
+    b: Battle, c: Combatant, act: Action, t0: float, again: str = ""
+) -> Decision | None:
     """The `decision` event of the naive policy's `act` for `c` (None for an end of turn,
-    which needs none); `t0`: when the decision began (`time.perf_counter`)."""
+    unless `again` says why it plans again); `t0`: when the decision began."""
     if isinstance(act, UsePower):
         text, cand = _attack(b, c, act)
     elif isinstance(act, Move):
         text, cand = _walk(b, c, act)
     elif isinstance(act, StandUp):
         text, cand = "stands up", "stand up"
+    elif isinstance(act, EndTurn) and again:
+        text, cand = "ends its turn", "end turn"
     else:
         return None
     ms = (time.perf_counter() - t0) * 1000
-    line = f"{c.name} {text}"
+    line = c.name + (f" ({again})" if again else "") + f" {text}"
     return Decision(c.id, POLICY, line, ({"action": cand, "score": 0.0},), round(ms, 3))
 
 

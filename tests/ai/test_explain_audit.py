@@ -131,3 +131,26 @@ def test_a_naive_decision_names_the_target_and_who_a_walk_provokes() -> None:
     d = naive_decision(b, c, Move((c.pos, step), "walk"), 0.0)
     assert d is not None and d.summary.startswith(f"{c.name} walks 1 square")
     assert naive_decision(b, c, StandUp(), 0.0) is not None
+
+
+def test_a_naive_walk_cut_short_is_explained_again_even_at_the_end_of_its_turn() -> None:
+    """An interrupt stopped its walk (default seed 5: Kael's No Escape): what the walk still
+    had to provoke won't come, so its next action, an end of turn too, says it plans again."""
+    from ai.naive_explain import NaiveExplainer
+    from engine.actions import EndTurn, Move
+    from engine.content.loader import load_encounter
+    from engine.encounter import Encounter
+
+    enc = Encounter.create(load_encounter("mirror"), seed=3)
+    enc.start()
+    b = enc.battle
+    c = enc.current
+    assert c is not None
+    x, y = c.pos
+    step = (x + 1, y) if (x + 1, y) in b.map.squares() else (x - 1, y)
+    ex = NaiveExplainer()
+    assert ex.decision(b, c, Move((c.pos, step), "walk"), 0.0) is not None
+    d = ex.decision(b, c, EndTurn(), 0.0)  # it never left its square: cut short
+    assert d is not None
+    assert d.summary == f"{c.name} (plans again: its move was cut short) ends its turn"
+    assert ex.decision(b, c, EndTurn(), 0.0) is None  # nothing planned: nothing to say
