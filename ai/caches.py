@@ -19,8 +19,9 @@ from engine.state import Combatant
 
 if TYPE_CHECKING:
     from ai.position import Foe
-    from ai.previews import Geometry, PreviewKey
+    from ai.previews import PreviewKey, SquareKey
     from ai.scoring import Hit
+    from engine.attacks import AttackerPart, SquarePart, TargetPart
 
 Square = tuple[int, int]
 Provoked = tuple[float, float, tuple[str, ...]]
@@ -35,12 +36,13 @@ Support = tuple[tuple[Square, ...], int, float]
 class Caches:
     # --- ai.previews ------------------------------------------------------------------------
     hits: dict[PreviewKey, Hit | None] = field(default_factory=dict)
-    """`hit_at`: the scored preview, per `preview_key` (the preview's every input that the
-    attacker's square or the area's origin changes)."""
-    geometry: dict[tuple[Square, str, bool], Geometry] = field(default_factory=dict)
-    """`geometry`: (square, target, ranged) -> adjacency, flanking, cover, concealment."""
-    blockers: dict[str, frozenset[Square]] = field(default_factory=dict)
-    """`geometry`: target -> the enemy squares that can give it cover from a ranged attack."""
+    """`hit_at`: the scored preview, per (power, target, square part of the attack)."""
+    attacker_parts: dict[str, AttackerPart] = field(default_factory=dict)
+    """`parts_for`: my power -> the attacker's part of its attacks."""
+    target_parts: dict[tuple[str, str], TargetPart] = field(default_factory=dict)
+    """`parts_for`: (my power, target) -> the target's part."""
+    square_parts: dict[SquareKey, SquarePart] = field(default_factory=dict)
+    """`square_part_at`: (my power, target, my square, area origin) -> the square part."""
     # --- ai.scoring.Context -----------------------------------------------------------------
     dangers: dict[str, Danger] = field(default_factory=dict)
     """`danger`: enemy -> its danger (a view of the side's per-round table)."""
@@ -73,6 +75,8 @@ class Caches:
     # --- ai.position ------------------------------------------------------------------------
     foes: list[Foe] | None = None
     """`prepare_foes`: the enemies as `square_value` reads them."""
+    can_flank: bool | None = None
+    """`square_value`: may I take reactions (and so flank) at all (`Battle.can_react`)."""
     # --- ai.utility -------------------------------------------------------------------------
     incoming: dict[str, float] = field(default_factory=dict)
     """`incoming`: creature of my side -> damage it may take next round."""

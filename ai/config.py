@@ -9,8 +9,9 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
 
 - `tactical`: the default; what `skirmish play` and `sim` use. It weighs its exposure 1.5
   times the role table's weight, is patient (it won't walk into the enemies' reach on a turn it
-  can't attack: `patience`) and reads each creature's powers to correct its role's weights
-  (`read_powers`, `ai.profile`).
+  can't attack: `patience`), reads each creature's powers to correct its role's weights
+  (`read_powers`, `ai.profile`) and the turn order (`read_initiative`: in the surprise
+  round, the surprised enemies that act after it land no blow before it moves again).
 - `classic`: the tactical policy's weights as they were when issue 15 was filed, kept as a
   fixed reference to measure the default against (no patience, roles read from the tag
   only; ruthless, as it was: it attacks the dying while a standing enemy is free).
@@ -46,6 +47,9 @@ class AIConfig:
     exposure-x3 at the `gate` chokepoint: 44-16 against 36-24 over the same 60 fights)."""
     read_powers: bool = True
     """Correct the role's weights by what the creature's powers do (`ai.profile`)."""
+    read_initiative: bool = True
+    """Leave out of the exposure the enemies that can't strike before the creature acts
+    again (surprised ones after it in the surprise round: `ai.initiative`)."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
@@ -59,7 +63,13 @@ class AIConfig:
 
 
 CLASSIC = AIConfig(
-    name="classic", exposure_scale=1.0, patience=0.0, read_powers=False, ruthless=True, calm=False
+    name="classic",
+    exposure_scale=1.0,
+    patience=0.0,
+    read_powers=False,
+    read_initiative=False,
+    ruthless=True,
+    calm=False,
 )
 CONFIGS: dict[str, AIConfig] = {
     "tactical": AIConfig(),

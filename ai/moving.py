@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from ai.caches import Provoked
 from ai.distances import Route, path_toward, routes
+from ai.initiative import strikes_first
 from ai.plan import Option
 from ai.scoring import Context
 from ai.turn import Turn
 from engine.battle import Battle
-from engine.grid import chebyshev, footprint, line_of_effect, threatened_squares
+from engine.grid import chebyshev, distance, footprint, line_of_effect, threatened_squares
 from engine.powers import power_range
 from engine.state import Combatant
 
@@ -166,13 +167,17 @@ class Patience:
             return cls(0.0, [])
         b = ctx.f.b
         foes = []
+        melee = reach_all = 0.0
         for e in ctx.f.enemies:
-            if not b.can_act(e):
+            if not strikes_first(b, me, e):
                 continue
             d = ctx.danger(e)
+            melee += d.melee
+            reach_all += max(d.melee, d.ranged)
             if d.melee > 0:
                 foes.append((e.pos[0], e.pos[1], d.speed + d.reach + e.size - 1, d.melee))
-        return cls(weight, foes)
+        weight *= fight_scale(ctx, melee / reach_all if reach_all else 0.0)
+        return cls(weight, foes) if weight > 0.0 else cls(0.0, [])
 
     def cost(self, sq: Square) -> float:
         if not self.weight:
@@ -183,6 +188,26 @@ class Patience:
             if max(abs(ex - x), abs(ey - y)) <= strike:
                 total += melee
         return self.weight * total
+
+
+def fight_scale(ctx: Context, melee_share: float) -> float:
+    """How much of the patience the fight leaves (1: all of it), from three facts that make
+    waiting for the enemies' first strike a loss rather than a gain:
+
+    - the fight is joined (an ally is already in an enemy's reach, or an enemy in its):
+      holding back leaves that ally to fight alone while the enemies' blows land anyway: 0;
+    - the enemies strike from afar (`melee_share`: the share of their damage that is melee):
+      waiting out of their melee reach only lets their shooters fire for free;
+    - my side outnumbers theirs: their first strike is one of few, ours many (scaled by
+      enemies / my side, at most 1), so a mirror match keeps its full patience."""
+    b = ctx.f.b
+    for a in ctx.f.allies:
+        a_sq = b.squares(a)
+        for e in ctx.f.enemies:
+            if distance(a_sq, b.squares(e)) <= max(a.reach, e.reach, 1):
+                return 0.0
+    odds = min(1.0, len(ctx.f.enemies) / (len(ctx.f.allies) + 1))
+    return odds * melee_share
 
 
 def _longest_range(me: Combatant) -> int:

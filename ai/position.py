@@ -13,6 +13,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
+from ai.initiative import strikes_first
 from engine.flanking import side_of
 from engine.grid import (
     BattleMap,
@@ -36,9 +37,9 @@ COVER_SHARE = {"none": 1.0, "cover": 0.75, "superior": 0.45, "blocked": 0.0}
 HOLD_NEAR = 8
 """A chokepoint is worth holding when an enemy is this close (squares)."""
 
-Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int]
+Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, tuple[Square, ...]]
 """An enemy as `square_value` reads it: (creature, x, y, size, reach, speed + reach, melee
-danger, ranged danger share, range, 1 if it threatens an ally)."""
+danger, ranged danger share, range, 1 if it threatens an ally, its squares)."""
 
 
 # --- per-map geometry -----------------------------------------------------------------------
@@ -132,13 +133,14 @@ def prepare_foes(ctx: Context) -> list[Foe]:
     b = ctx.f.b
     ally_sq = {sq for a in ctx.f.allies for sq in b.squares(a)}
     foes = []
+    me = ctx.f.me
     for e in ctx.f.enemies:
+        if ctx.f.w.initiative and not strikes_first(b, me, e):
+            continue  # surprised, and acts after me: no blow lands before I move again
         d = ctx.danger(e)
         e_sq = b.squares(e)
         reach = d.reach
-        threatens_ally = any(
-            max(abs(ax - ex), abs(ay - ey)) <= reach for ax, ay in ally_sq for ex, ey in e_sq
-        )
+        threatens_ally = _near_any(e.pos, e.size, e_sq, reach, ally_sq)
         foes.append(
             (
                 e,
@@ -151,10 +153,24 @@ def prepare_foes(ctx: Context) -> list[Foe]:
                 0.6 * d.ranged,
                 d.rng,
                 1 if threatens_ally else 0,
+                e_sq,
             )
         )
     ctx.c.foes = foes
     return foes
+
+
+def _near_any(
+    pos: Square, size: int, e_sq: tuple[Square, ...], reach: int, squares: set[Square]
+) -> bool:
+    """Is one of `squares` within `reach` (Chebyshev) of a square of the creature at `pos`?
+    By whichever is fewer: the squares of the box around it, looked up in `squares`, or
+    every pair (a crowd of allies against a small box, or few allies and a long reach)."""
+    side = size + 2 * reach
+    if side * side < len(squares) * len(e_sq):
+        x0, y0 = pos[0] - reach, pos[1] - reach
+        return any((x, y) in squares for x in range(x0, x0 + side) for y in range(y0, y0 + side))
+    return any(max(abs(ax - ex), abs(ay - ey)) <= reach for ax, ay in squares for ex, ey in e_sq)
 
 
 def _flanking_it(ctx: Context, sq: Square, e: Combatant) -> bool:
@@ -170,24 +186,27 @@ def square_value(ctx: Context, sq: Square) -> float:
     in obscured squares and among allies), plus the role's terms for enemies engaged, allies
     guarded, concealment, flanking set up for allies and a chokepoint held."""
     foes = ctx.c.foes if ctx.c.foes is not None else prepare_foes(ctx)
-    w = ctx.f.w
-    b = ctx.f.b
-    me = ctx.f.me
+    f = ctx.f
+    w = f.w
+    me = f.me
+    bmap = f.bmap
     me_small = me.size == 1
-    can_flank = b.can_react(me)
+    can_flank = ctx.c.can_flank
+    if can_flank is None:
+        can_flank = ctx.c.can_flank = f.b.can_react(me)
     x, y = sq
     exposure = 0.0
     engaged = guard = 0
     flank = 0.0
     nearest = 99
     a_sq = (sq,) if me_small else footprint(sq, me.size)
-    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards in foes:
+    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards, e_sq in foes:
         if me_small and es == 1:
             dx = ex - x if ex > x else x - ex
             dy = ey - y if ey > y else y - ey
             gap = dx if dx > dy else dy
         else:
-            gap = distance(a_sq, b.squares(e))
+            gap = distance(a_sq, e_sq)
         if gap < nearest:
             nearest = gap
         m = 0.0
@@ -199,13 +218,13 @@ def square_value(ctx: Context, sq: Square) -> float:
                 flank += 1.0
         elif melee and gap <= sr:
             m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
-        r = 0.0
         if ranged and gap <= rng and m < ranged:
             # Cover from the shooter where it stands (terrain; memoized by the map).
-            level = cover(ctx.f.bmap, b.squares(e), a_sq, count_creatures=False)
-            r = ranged * COVER_SHARE[level]
-        exposure += m if m > r else r
-    obscured = ctx.f.bmap.cells[y * ctx.f.bmap.width + x].obscured
+            r = ranged * COVER_SHARE[cover(bmap, e_sq, a_sq, count_creatures=False)]
+            exposure += m if m > r else r
+        else:
+            exposure += m  # never negative: what `m > r` picks against r = 0
+    obscured = bmap.cells[y * bmap.width + x].obscured
     hidden = obscured is not Obscured.NONE
     if hidden:
         exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
@@ -213,7 +232,7 @@ def square_value(ctx: Context, sq: Square) -> float:
         # Allies close by share the enemies' attacks (and can answer them): a creature
         # alone in front takes them all.
         near = 0
-        for ax, ay in ctx.f.ally_pos:
+        for ax, ay in f.ally_pos:
             if max(abs(ax - x), abs(ay - y)) <= 2:
                 near += 1
         exposure /= 1.0 + 0.35 * min(near, 3)
@@ -227,6 +246,6 @@ def square_value(ctx: Context, sq: Square) -> float:
     if ctx.c.support:
         # In range of a hurt ally it can heal once there (with the minor action left).
         v += max((h for t_sq, rng, h in ctx.c.support if distance(a_sq, t_sq) <= rng), default=0.0)
-    if w.hold and nearest <= HOLD_NEAR and ctx.f.allies and sq in chokepoints(ctx.f.bmap):
+    if w.hold and nearest <= HOLD_NEAR and f.allies and sq in chokepoints(bmap):
         v += w.hold  # soldiers hold a doorway or a bridge: the enemies must come through
     return v

@@ -2,8 +2,9 @@
 
 A role tag says how a monster is meant to fight; its powers say how it can. `profile_of`
 reads the attack powers: how far it reaches in melee, how far its ranged and area attacks go,
-whether it has areas, whether any attack controls (a condition, ongoing damage, a push), and
-the mean damage it deals up close and from afar. `ai.roles.weights_for` starts from the
+whether it has areas (and how big its close bursts and blasts are), whether any attack
+controls (a condition, ongoing damage, a push), and the mean damage it deals up close and
+from afar. `ai.roles.weights_for` starts from the
 role's weights and corrects them by this profile, so that a melee-only "controller" (keep-d20's
 Keep Shadow, whose one attack is a touch) fights as the melee creature it is instead of
 keeping a range it has no attack for.
@@ -37,6 +38,9 @@ class Profile:
     """The longest range of its ranged and area attacks (0: none)."""
     areas: bool
     """It has an area or close attack that can catch several creatures."""
+    burst: int
+    """The size of its largest close burst or blast (0: none): the enemies around it are
+    what such an attack catches."""
     controls: bool
     """Some attack imposes a condition, ongoing damage or forced movement on a hit."""
 
@@ -74,7 +78,7 @@ def profile_of(c: Combatant) -> Profile:
     """The creature's `Profile` from its attack powers (daily and encounter powers count for
     what it can do, but not for the damage it can keep dealing)."""
     melee = far = 0.0
-    far_range = 0
+    far_range = burst = 0
     areas = controls = False
     for p in c.powers:
         if p.attack is None:
@@ -84,9 +88,11 @@ def profile_of(c: Combatant) -> Profile:
         dmg = mean_damage(p) if steady else 0.0
         if p.kind in ("melee", "close"):
             melee = max(melee, dmg)
-            areas = areas or (p.kind == "close" and (p.burst or p.blast or 0) > 0)
+            size = (p.burst or p.blast or 0) if p.kind == "close" else 0
+            areas = areas or size > 0
+            burst = max(burst, size)
         else:
             far = max(far, dmg)
             far_range = max(far_range, p.range or 0)
             areas = areas or p.kind == "area"
-    return Profile(max(1, c.reach), melee, far, far_range, areas, controls)
+    return Profile(max(1, c.reach), melee, far, far_range, areas, burst, controls)

@@ -12,7 +12,9 @@ get a role from their powers.
 `weights_for` starts from the role and, with `AIConfig.read_powers`, corrects the weights by
 what the creature's powers do (`ai.profile`): a "controller" or "artillery" with no ranged or
 area attack fights in melee; a creature whose ranged attacks outclass its melee keeps its
-range whatever its tag; a "controller" with no control power weighs conditions as anyone.
+range whatever its tag; a melee creature with a close burst or blast seeks enemies around it,
+one with reach 2 or more strikes from beyond their reach instead of standing next to them; a
+"controller" with no control power weighs conditions as anyone.
 `AIConfig.patience` scales the role's `patience`.
 """
 
@@ -58,6 +60,9 @@ class Weights:
     """On a turn with no attack: per expected hit point of the melee attacks that enemies could
     walk up and make on it before it acts again (they strike first). 0 in the role table;
     `AIConfig.patience` sets it (`ai.moving`)."""
+    initiative: bool = False
+    """Leave out of the exposure the enemies that can't act before it acts again (surprised
+    ones after it in the surprise round: `ai.initiative`); `AIConfig.read_initiative`."""
     patient_turns: int = 3
     """Idle turns in a row that wear `patience` down to nothing (`AIConfig.patient_turns`)."""
 
@@ -105,6 +110,12 @@ ROLE_PATIENCE: dict[str, float] = {
 `AIConfig.patience` 1: those that keep their range mind it less (they are rarely where a
 melee enemy can walk up to them, and their shots must be taken from somewhere)."""
 
+AREA_ENGAGED = 0.5
+"""Added to `engaged` for a melee creature with a close burst or blast (`corrected`)."""
+REACH_FLANK = 0.5
+"""`flank` kept by a melee creature with reach 2 or more, which strikes without standing
+next to its target (`corrected`)."""
+
 MELEE_FALLBACK = Weights(flank=1.2, oa=1.2, exposure=0.4, engaged=0.5)
 """A keep-range role (artillery, controller) with no ranged or area attack fights in melee."""
 
@@ -138,6 +149,8 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
         exposure_scale = config.exposure_scale
         if config.read_powers:
             w = corrected(w, profile_of(c))
+        if config.read_initiative:
+            w = replace(w, initiative=True)
         if config.patience:
             w = replace(
                 w,
@@ -159,6 +172,15 @@ def corrected(w: Weights, prof: Profile) -> Weights:
     elif not w.keep_range and prof.shooter:
         # Its bow outclasses its blade: stand off and shoot, whatever its tag says.
         w = replace(w, keep_range=True, engaged=min(w.engaged, -2.0), approach=0.4)
+    if not w.keep_range:
+        if prof.burst:
+            # Its close burst or blast catches whoever stands around it: each enemy it
+            # ends next to is one more target for its next turn.
+            w = replace(w, engaged=w.engaged + AREA_ENGAGED)
+        elif prof.reach >= 2:
+            # It strikes from two squares: standing next to an enemy (with a reach of one)
+            # only hands that enemy its blows, and a flank needs it adjacent.
+            w = replace(w, engaged=min(w.engaged, 0.0), guard=0.0, flank=w.flank * REACH_FLANK)
     if w.condition > 1.0 and not prof.controls:
         w = replace(w, condition=1.0)
     return w

@@ -272,10 +272,13 @@ class Context:
         x0, y0, x1, y1 = box
         total = 0.0
         me = self.f.me
-        for c, cx, cy, n, weight in self._rough_creatures(p):
+        rough = self.c.rough.get(p.id)
+        if rough is None:
+            rough = self._rough_creatures(p)
+        for c, cx, cy, n, weight in rough:
             if c is me:
                 cx, cy = at
-            if cx + n - 1 < x0 or cx > x1 or cy + n - 1 < y0 or cy > y1:
+            if cx + n <= x0 or cx > x1 or cy + n <= y0 or cy > y1:
                 continue
             total += weight
         return total
@@ -328,7 +331,7 @@ class Context:
         lkey = (at, t.id)
         loe = self.c.loe.get(lkey)
         if loe is None:
-            a_sq = footprint(at, me.size)
+            a_sq = (at,) if me.size == 1 else footprint(at, me.size)
             loe = self.c.loe[lkey] = line_of_effect(f.bmap, a_sq, f.b.squares(t))
         return loe
 

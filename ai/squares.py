@@ -10,6 +10,8 @@ attack from a square provokes. All read the decision's `Context` only.
 
 from __future__ import annotations
 
+import heapq
+
 from ai.distances import Route, neighbours, routes
 from ai.plan import Budget
 from ai.scoring import Context
@@ -147,11 +149,14 @@ def best_post(
     """The best square to move to after attacking from where it stands (hit and run):
     among the shifts and the squares farthest from the enemies."""
     pool = [sq for sq, r in moves.items() if r.mode == "shift"]
-    rest = sorted(
+    # The 8 best by a key that orders every square (the square breaks ties): `nsmallest`
+    # is `sorted(...)[:8]` without sorting the whole turn's squares.
+    rest = heapq.nsmallest(
+        8,
         (sq for sq, r in moves.items() if r.mode != "shift"),
         key=lambda sq: (route_cost[sq][0] - ctx.gap_capped(sq), sq),
     )
-    pool.extend(rest[:8])
+    pool.extend(rest)
     best: tuple[Route, float] | None = None
     for sq in pool:
         v = ctx.value(sq) - route_cost[sq][0]

@@ -20,6 +20,8 @@ from ai.scoring import Context
 from ai.squares import routes_for
 
 Square = tuple[int, int]
+NO_OA: Provoked = (0.0, 1.0, ())
+"""What a route that provokes no one costs (`Turn.oa`)."""
 STALEMATE = 3
 """Turns in a row with no attack after which a creature stops weighing its safety much."""
 
@@ -77,7 +79,8 @@ class Turn:
             {},
             threatened,
         )
-        turn.route_cost.update({sq: turn.oa(r) for sq, r in moves.items()})
+        oa = turn.oa
+        turn.route_cost.update({sq: oa(r) if r.mask else NO_OA for sq, r in moves.items()})
         turn.route_cost[s0] = (0.0, 1.0, ())
         return turn
 
@@ -92,7 +95,7 @@ class Turn:
     def oa(self, r: Route | None) -> Provoked:
         """What walking route `r` provokes: cost, chance to survive it, who."""
         if r is None or not r.mask:
-            return 0.0, 1.0, ()
+            return NO_OA
         ctx = self.ctx
         cost, surv, who = 0.0, 1.0, []
         for i, eid in enumerate(ctx.f.threat_ids):

@@ -92,6 +92,46 @@ class EffectTable(dict[str, ActiveEffect]):
         return self[key]
 
 
+class Roster(dict[str, Combatant]):
+    """The creatures in the fight by id. `version` grows whenever one joins (a reinforcement
+    arrives, the GM adds one) or leaves (the GM removes it), so what is derived from who is in
+    the fight (`engine.triggers`' index of triggered powers) is keyed on it."""
+
+    version = 0  # (also on the class: unpickling sets the items before the attributes)
+
+    def __init__(self, combatants: list[Combatant]) -> None:
+        super().__init__((c.id, c) for c in combatants)
+        self.version = 0
+
+    def __setitem__(self, key: str, value: Combatant) -> None:
+        self.version += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.version += 1
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self.version += 1
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, Combatant]:
+        self.version += 1
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.version += 1
+        super().clear()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.version += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.version += 1
+        return super().setdefault(key, default)
+
+
 class Battle:
     def __init__(
         self,
@@ -103,7 +143,7 @@ class Battle:
         round_limit: int = 50,
     ) -> None:
         self.map = bmap
-        self.combatants: dict[str, Combatant] = {c.id: c for c in combatants}
+        self.combatants = Roster(combatants)
         self.ruleset = ruleset
         for c in combatants:
             if c.rules is None:

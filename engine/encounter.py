@@ -24,9 +24,9 @@ from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
 from engine.decisions import Decider, InvalidAnswer
 from engine.dice import DiceSource, InvalidFace, SeededDice
-from engine.events import Decision, Logged, Mod
+from engine.events import Decision, Logged, Mod, quick_constructor
 from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
-from engine.handlers import handler_for
+from engine.handlers import HANDLERS, handler_for
 from engine.handlers.base import power_of
 from engine.movement import budget
 from engine.powers import area_squares, in_area, usable_refusal
@@ -48,6 +48,7 @@ from engine.turns import (
 Square = tuple[int, int]
 
 
+@quick_constructor  # one per action
 @dataclass(frozen=True, slots=True)
 class Record:
     """One applied action with the dice faces and answers it used (replays it exactly)."""
@@ -276,8 +277,9 @@ class Encounter:
         if decision is not None:
             b.emit(decision)
         actor = b.current
+        c = self._need_current()
         try:
-            self._perform(action, plan)
+            HANDLERS[action.name].perform(self, c, action, plan)  # `_check` found its handler
         except (InvalidAnswer, InvalidFace) as exc:
             if b.scripted_answers is not None:
                 raise  # a replay: the records are at fault, and the caller says whose
@@ -285,10 +287,11 @@ class Encounter:
             raise Impossible(f"refused: {exc}", Refusal.BAD_ANSWER) from None
         if not b.over:
             check_end(b)
-        if not b.over and actor is not None and b.current == actor and not b.can_act(b[actor]):
-            end_turn(b, b[actor])  # it dropped or was stunned mid-turn: its turn is over
-        faces = tuple(b.dice.take())
-        self.records.append(Record(action, faces, tuple(b.answers), decision, b.dice.typed_taken))
+        if not b.over and b.current == actor and not b.can_act(c):
+            end_turn(b, c)  # it dropped or was stunned mid-turn: its turn is over
+        dice = b.dice
+        faces = tuple(dice.take())
+        self.records.append(Record(action, faces, tuple(b.answers), decision, dice.typed_taken))
         return b.log[mark:]
 
     def _need_current(self) -> Combatant:
@@ -306,7 +309,7 @@ class Encounter:
         b = self.battle
         stamp = (len(b.log), len(self.records), b.turn_counter, b.current)
         memo = self._checked
-        if memo is not None and memo[0] == stamp and memo[1] == action:
+        if memo is not None and memo[0] == stamp and (memo[1] is action or memo[1] == action):
             return memo[2]
         plan = self._check_now(action)
         self._checked = (stamp, action, plan)
@@ -317,9 +320,6 @@ class Encounter:
             raise Impossible("the encounter has not started", Refusal.NOT_STARTED)
         c = self._need_current()
         return handler_for(action).check(self, c, action)
-
-    def _perform(self, action: Action, plan: Any) -> None:
-        handler_for(action).perform(self, self._need_current(), action, plan)
 
     # --- replay -------------------------------------------------------------------------
     @classmethod

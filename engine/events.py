@@ -8,8 +8,9 @@ that produced them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+import types
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, TypeVar
 
 Square = tuple[int, int]
 
@@ -370,3 +371,60 @@ ROLL_EVENTS = frozenset(
     {"check", "initiative", "attack", "damage", "heal", "save", "death_save", "recharge"}
 )
 """The events that read dice: the first one after a roll carries who rolled it."""
+
+
+# --- construction -------------------------------------------------------------------------
+# A frozen dataclass's generated __init__ sets each field through `object.__setattr__`, which
+# looks the name up anew for every field; an attack builds several events, so each class below
+# gets an __init__ that sets its slots through their descriptors directly. Same signature, same
+# defaults, still frozen (assignment after construction raises as before);
+# tests/engine/test_events_init.py compares each with the generated one, kept in DATACLASS_INIT.
+DATACLASS_INIT: dict[type, Any] = {}
+"""Each class's __init__ as `dataclass` generated it."""
+
+
+T = TypeVar("T", bound=type)
+
+
+def quick_constructor(cls: T) -> T:
+    """Class decorator (above `@dataclass(frozen=True, slots=True)`): the quick __init__
+    described above, for a frozen dataclass built on every action."""
+    _quick_init(cls)
+    return cls
+
+
+def _quick_init(cls: type) -> None:
+    init = cls.__dict__.get("__init__")
+    if not isinstance(init, types.FunctionType):
+        return  # not a plain Python class (a compiled build): leave it as it is
+    names, params, ns = [], [], {}
+    for i, f in enumerate(fields(cls)):
+        owner = next((k for k in cls.__mro__ if f.name in k.__dict__), None)
+        slot = owner.__dict__[f.name] if owner is not None else None
+        if not isinstance(slot, types.MemberDescriptorType) or f.default_factory is not MISSING:
+            return
+        ns[f"_set{i}"] = slot.__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            ns[f"_default{i}"] = f.default
+            params.append(f"{f.name}=_default{i}")
+        names.append(f.name)
+    body = "".join(f"\n    _set{i}(self, {n})" for i, n in enumerate(names)) or "\n    pass"
+    exec(f"def __init__(self, {', '.join(params)}) -> None:{body}", ns)
+    quick = ns["__init__"]
+    quick.__qualname__ = f"{cls.__qualname__}.__init__"
+    DATACLASS_INIT[cls] = init
+    cls.__init__ = quick  # type: ignore[misc]
+
+
+def _quick_all() -> None:
+    todo: list[type] = [Mod, CritExtra, Logged, Event]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls is not Event:
+            _quick_init(cls)
+
+
+_quick_all()

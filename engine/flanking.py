@@ -76,6 +76,18 @@ def flanking(
     t_sq = battle.squares(target)
     if not adjacent(footprint(pos, attacker.size), t_sq) or not battle.can_react(attacker):
         return False
+    return flanks_from(battle, attacker, target, pos, sides)
+
+
+def flanks_from(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    pos: Square,
+    sides: frozenset[Side] | None = None,
+) -> bool:
+    """`flanking` from `pos` once the attacker is known to be adjacent to the target there and
+    free to react (the attack setup knows both already)."""
     mine = side_of(pos, attacker.size, target.pos, target.size)
     if sides is not None:
         return mine in sides

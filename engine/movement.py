@@ -231,16 +231,16 @@ def _segment(battle: Battle, c: Combatant, mode: str, path: list[Square], cost: 
 
 def reactors(battle: Battle, mover: Combatant) -> list[Combatant]:
     """Enemies that could take an opportunity attack on `mover` now (S-14, F-MOD-11, X-OA-1)."""
-    out = []
-    for e in battle.enemies_of(mover):
-        if not battle.can_react(e) or e.basic_melee() is None:
-            continue
-        if not can_see(battle, e, mover):
-            continue
-        if not battle.ruleset.may_take_opportunity(e, battle.turn_counter, battle.round):
-            continue
-        out.append(e)
-    return out
+    return [e for e in battle.enemies_of(mover) if _may_react(battle, e, mover)]
+
+
+def _may_react(battle: Battle, e: Combatant, mover: Combatant) -> bool:
+    return (
+        battle.can_react(e)
+        and e.basic_melee() is not None
+        and can_see(battle, e, mover)
+        and battle.ruleset.may_take_opportunity(e, battle.turn_counter, battle.round)
+    )
 
 
 def _threats(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
@@ -293,7 +293,12 @@ def act_provokers(battle: Battle, c: Combatant) -> list[Combatant]:
     """The enemies a ranged or area power used by `c` where it stands provokes (S-14): the
     AI's explanations ask this too."""
     mine = battle.squares(c)
-    return [e for e in reactors(battle, c) if distance(mine, footprint(e.pos, e.size)) == 1]
+    # `reactors` filtered by adjacency, cheapest test first (sight is the dear one).
+    return [
+        e
+        for e in battle.enemies_of(c)
+        if distance(mine, footprint(e.pos, e.size)) == 1 and _may_react(battle, e, c)
+    ]
 
 
 def provoke_for_act(battle: Battle, c: Combatant) -> None:

@@ -183,7 +183,7 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
         raise Impossible(
             f"{power.name} takes at most {power.targets} target(s)", Refusal.TOO_MANY_TARGETS
         )
-    if len(set(act.targets)) != len(act.targets):
+    if len(act.targets) > 1 and len(set(act.targets)) != len(act.targets):
         raise Impossible("the same target twice", Refusal.BAD_TARGET)
     # the checks of `targets_for`, for the named targets only (this runs on every attack)
     rng = power_range(c, power)
@@ -263,11 +263,13 @@ def resolve(
         _self_effects(battle, c, power, power.effect)
         return
     outcomes: set[str] = set()
+    all_targets = tuple(targets)
+    squares = act.squares
     for i, tid in enumerate(targets):
-        target = battle[tid]
+        target = battle.combatants[tid]
         if not target.alive or not c.standing:
             continue
-        aimed = act.squares[i] if act.squares else None
+        aimed = squares[i] if squares else None
         outcome = attack_roll(
             battle,
             c,
@@ -275,15 +277,16 @@ def resolve(
             power,
             weapon,
             origin,
-            tuple(targets),
+            all_targets,
             opportunity=opportunity,
             aimed=aimed,
         )
         if outcome == "void":  # an interrupt dropped the attacker (engine.triggers)
             continue
         outcomes.add("miss" if outcome == "miss" else "hit")
-        spec = power.hit if outcome in ("hit", "crit") else power.miss
-        apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
+        spec = power.hit if outcome == "hit" or outcome == "crit" else power.miss
+        if spec is not None:
+            apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
         if power.effect is not None:
             apply_outcome(battle, c, target, power, power.effect, weapon, shared, "effect")
         if any_for(battle, "hit", "missed") and target.alive:  # reactions come after it
@@ -506,15 +509,22 @@ def _expression(
 ) -> tuple[DiceExpr, str]:
     """`damage_expr` and its text, memoized per battle: on every hit, and a pure function of
     frozen content (the spec, the weapon, the attacker's abilities) and the attacker's damage
-    modifier from effects, which is part of the key."""
-    bonus = battle.modifier(c, "damage")
-    key = ("damage", id(dspec), id(weapon), id(c.creature), bonus)
+    modifier from effects, which the version of the effects on the attacker stands for in
+    the key (tests/engine/test_attack_parts.py compares it with `damage_expr`)."""
+    version = battle.effects.target_version.get(c.id, 0)
+    key = ("damage", id(dspec), id(weapon), c.id)
     hit = battle.memo.get(key)
-    if hit is not None and hit[0] is dspec and hit[1] is weapon and hit[2] is c.creature:
-        return hit[3], hit[4]
+    if (
+        hit is not None
+        and hit[0] == version
+        and hit[1] is dspec
+        and hit[2] is weapon
+        and hit[3] is c.creature
+    ):
+        return hit[4], hit[5]
     expr = damage_expr(battle, c, dspec, weapon)
     text = str(expr)
-    battle.memo[key] = (dspec, weapon, c.creature, expr, text)
+    battle.memo[key] = (version, dspec, weapon, c.creature, expr, text)
     return expr, text
 
 

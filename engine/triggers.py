@@ -20,6 +20,7 @@ when taken, an `action` of kind `immediate` and the power's own lines.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from engine.actions import Impossible, UsePower
 from engine.battle import Battle
@@ -33,25 +34,43 @@ Square = tuple[int, int]
 _MEMO = "triggered_powers"
 
 
-def triggered(battle: Battle) -> dict[str, list[tuple[str, Power]]]:
-    """(creature id, power) of every triggered power, by trigger kind (content is frozen,
-    so this is worked out once per fight; the hot paths ask `any_for` first)."""
-    hit = battle.memo.get(_MEMO)
-    if hit is None:
-        hit = {}
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """The fight's triggered powers, as (creature id, power) in roster order: by trigger kind,
+    and by (kind, creature) for the kinds only the subject's own powers answer."""
+
+    roster: int
+    """`battle.combatants.version` when built: who is in the fight is all it depends on (a
+    creature's powers never change in a fight)."""
+    by_kind: dict[str, list[tuple[str, Power]]]
+    by_self: dict[tuple[str, str], list[tuple[str, Power]]]
+
+
+def _index(battle: Battle) -> _Index:
+    hit: _Index | None = battle.memo.get(_MEMO)
+    roster = battle.combatants.version
+    if hit is None or hit.roster != roster:
+        by_kind: dict[str, list[tuple[str, Power]]] = {}
+        by_self: dict[tuple[str, str], list[tuple[str, Power]]] = {}
         for c in battle.combatants.values():
             for p in c.powers:
                 if p.action in TRIGGERED_ACTIONS and p.trigger is not None:
-                    hit.setdefault(p.trigger.when, []).append((c.id, p))
+                    by_kind.setdefault(p.trigger.when, []).append((c.id, p))
+                    by_self.setdefault((p.trigger.when, c.id), []).append((c.id, p))
+        hit = _Index(roster, by_kind, by_self)
         battle.memo[_MEMO] = hit
     return hit
 
 
+def triggered(battle: Battle) -> dict[str, list[tuple[str, Power]]]:
+    """(creature id, power) of every triggered power, by trigger kind: worked out again only
+    when a creature joins or leaves the fight (the hot paths ask `any_for` first)."""
+    return _index(battle).by_kind
+
+
 def any_for(battle: Battle, *kinds: str) -> bool:
     """Does anyone in the fight have a power triggered by one of `kinds`?"""
-    table = battle.memo.get(_MEMO)
-    if table is None:
-        table = triggered(battle)
+    table = _index(battle).by_kind
     if not table:  # the common case: nobody in the fight has one
         return False
     return any(k in table for k in kinds)
@@ -146,11 +165,16 @@ def _reactors(
     """Creatures with a power triggered by `on`, in initiative order (a fixed order, so a
     replay asks the same questions). `subject`: leave out the powers that can't match
     (`SELF_KINDS`: the subject's own only), which `_matches` would refuse anyway."""
-    entries = triggered(battle).get(on, [])
+    index = _index(battle)
     if subject is not None and on in SELF_KINDS:
-        entries = [e for e in entries if e[0] == subject.id]
-        if not entries:
-            return
+        entries = index.by_self.get((on, subject.id))
+    else:
+        entries = index.by_kind.get(on)
+    if not entries:
+        return
+    if len(entries) == 1:  # nothing to order
+        yield battle[entries[0][0]], entries[0][1]
+        return
     rank = {cid: i for i, cid in enumerate(battle.order)}
     for cid, power in sorted(entries, key=lambda e: (rank.get(e[0], len(rank)), e[0])):
         yield battle[cid], power

@@ -1,21 +1,34 @@
 """YAML to plain Python that remembers where every value came from.
 
 `yaml.safe_load` forgets positions and silently keeps the last of two duplicate keys, so a
-content error could only say "somewhere in this file". Here the node tree is composed with
-the pure-Python SafeLoader (the C loader cannot hand back nodes) and walked by hand: each
-path (a tuple of keys and list indices) gets the line and column of its value and of its
-key, duplicate keys are errors, and block scalars (the map's `grid: |`) record the line their
-text starts on so a map error at grid row r maps back to a file line.
+content error could only say "somewhere in this file". Here the node tree is composed by
+PyYAML's Python composer (which this module caps in depth) and walked by hand: each path (a
+tuple of keys and list indices) gets the line and column of its value and of its key,
+duplicate keys are errors, and block scalars (the map's `grid: |`) record the line their text
+starts on so a map error at grid row r maps back to a file line.
+
+The events the composer reads come from libyaml (PyYAML's `CParser`, shipped in its wheels)
+when it is there: its scanner is ~10x faster than the pure-Python one, which was most of the
+app's start-up (issue 14). Only a well-formed document is taken from it; any failure there
+(a syntax error, a control character, a lone surrogate, nesting too deep) is parsed again by
+the pure-Python loader, which alone words the errors, so a file is refused with the same
+`file:line: field: message` either way. `tests/content/test_yaml_libyaml.py` checks that both
+paths give the same data, positions and errors over the bundled files and a fuzzed corpus.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.events import Event
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
 
 from engine.content.errors import ContentError, ContentErrors, Path_, field_path
 from engine.content.limits import MAX_DEPTH, MAX_VALUES
@@ -25,6 +38,11 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 # it is only ever meant as text (a map symbol).
 _VALUE_TAG = "tag:yaml.org,2002:value"
 _DEEP_FLOW = re.compile(r"(?:[\[{][ \t]*){" + str(MAX_DEPTH + 1) + "}")
+# Where libyaml reads differently from the pure-Python loader: it takes a tab as a separator
+# where PyYAML refuses it, and doesn't count a byte order mark in a column. Such text is left
+# to the pure-Python path (found by tests/content/test_yaml_libyaml.py's fuzzed corpus).
+_LIBYAML_DIFFERS = re.compile("[\t\ufeff]")
+_BLOCK_HEADER = re.compile("[|>](?:[+-][1-9]?|[1-9][+-]?)?(?:[ \r\n\x85\u2028\u2029]|$)")
 _COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
 
 
@@ -85,13 +103,15 @@ class YamlDoc:
         return ContentError(self.file, line, field_path(path) or "(file)", message)
 
 
-def parse_yaml(text: str, file: str, max_values: int = MAX_VALUES) -> YamlDoc:
+def parse_yaml(
+    text: str, file: str, max_values: int = MAX_VALUES, *, libyaml: bool = True
+) -> YamlDoc:
     """Parse one YAML document; raise `ContentErrors` for syntax errors and duplicate keys.
 
-    Nothing in `text` can escape as another exception: PyYAML's reader, scanner, composer and
-    constructors each have their own error classes (and plain ValueError/KeyError for a bad
-    `!!float` or `!!bool`), nesting is capped before it can exhaust the stack, and aliases are
-    capped by the number of values they expand to."""
+    Nothing in `text` can escape as another exception (see `_compose_pure`; the constructors
+    raise plain ValueError/KeyError for a bad `!!float` or `!!bool`, caught per value), and
+    aliases are capped by the number of values they expand to. `libyaml=False` parses with
+    the pure-Python scanner only (the differential tests compare the two)."""
     deep = _DEEP_FLOW.search(text)
     if deep is not None:
         # PyYAML's scanner looks 1,024 characters ahead at every `[` it can't yet place, so
@@ -99,33 +119,69 @@ def parse_yaml(text: str, file: str, max_values: int = MAX_VALUES) -> YamlDoc:
         line = text.count("\n", 0, deep.start()) + 1
         message = f"YAML syntax error: nested more than {MAX_DEPTH} levels deep"
         raise ContentErrors([ContentError(file, line, "yaml", message)])
-    loader: _Loader | None = None
+    composed = _compose_libyaml(text) if libyaml else None
+    if composed is None:
+        composed = _compose_pure(text, file)
+    loader, node = composed
+    walker = _Walker(loader, file, max_values)
     try:
-        loader = _Loader(text)
-        node = loader.get_single_node()
-        walker = _Walker(loader, file, max_values)
         data = None if node is None else walker.walk(node, (), 0, weak=False)
-    except yaml.MarkedYAMLError as exc:
-        raise ContentErrors([_syntax_error(exc, file)]) from None
-    except yaml.reader.ReaderError as exc:
-        line = text[: max(exc.position, 0)].count("\n") + 1
-        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1])
-        message = f"a control character (U+{code:04X}) can't be written in YAML; remove it"
-        raise ContentErrors([ContentError(file, line, "yaml", message)]) from None
     except _TooBig as exc:
         raise ContentErrors([*walker.errors, exc.error]) from None
+    except yaml.MarkedYAMLError as exc:
+        raise ContentErrors([_syntax_error(exc, file)]) from None
     except (yaml.YAMLError, RecursionError) as exc:
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise ContentErrors([ContentError(file, 1, "yaml", f"unreadable YAML: {why}")]) from None
     finally:
-        if loader is not None:
-            loader.dispose()
+        loader.dispose()
     if walker.errors:
         raise ContentErrors(walker.errors)
     containers = frozenset(walker.containers)
     return YamlDoc(
         file, text, data, walker.values, walker.keys, walker.blocks, containers, walker.count
     )
+
+
+def _compose_libyaml(text: str) -> tuple[_Loader, Node | None] | None:
+    """The node tree from libyaml's events, or None when libyaml is missing or the text is
+    anything but one well-formed document (the pure-Python loader then says why)."""
+    if _CLoader is None or _LIBYAML_DIFFERS.search(text) is not None:
+        return None
+    loader: _Loader | None = None
+    try:
+        loader = _CLoader(text)
+        return loader, loader.get_single_node()
+    except MemoryError:
+        raise
+    except Exception:  # whatever libyaml or its wrapper raises, the pure path words it
+        if loader is not None:
+            loader.dispose()
+        return None
+
+
+def _compose_pure(text: str, file: str) -> tuple[_Loader, Node | None]:
+    """The node tree from PyYAML's pure-Python loader, or `ContentErrors` saying why not.
+
+    Nothing in `text` can escape as another exception: PyYAML's reader, scanner and composer
+    each have their own error classes, and nesting is capped before it can exhaust the stack."""
+    loader: _Loader | None = None
+    try:
+        loader = _Loader(text)
+        return loader, loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        error = _syntax_error(exc, file)
+    except yaml.reader.ReaderError as exc:
+        line = text[: max(exc.position, 0)].count("\n") + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1])
+        message = f"a control character (U+{code:04X}) can't be written in YAML; remove it"
+        error = ContentError(file, line, "yaml", message)
+    except (yaml.YAMLError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        error = ContentError(file, 1, "yaml", f"unreadable YAML: {why}")
+    if loader is not None:
+        loader.dispose()
+    raise ContentErrors([error])
 
 
 class _TooBig(Exception):
@@ -136,25 +192,70 @@ class _TooBig(Exception):
         self.error = error
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader, refusing nesting deeper than `MAX_DEPTH` before it recurses further:
-    the composer calls itself once per level, so 1,000 `[` would exhaust Python's stack."""
+class _LibyamlDiffers(Exception):
+    """Ends a libyaml parse whose positions would differ from the pure-Python path's."""
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._depth = 0
+
+class _DepthCap(Composer):
+    """The composer, refusing nesting deeper than `MAX_DEPTH` before it recurses further: it
+    calls itself once per level, so 1,000 `[` would exhaust Python's stack."""
+
+    _depth = 0
+    peek_event: Callable[[], Event]  # the parser's, mixed in beside this class
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark
+                mark = cast(yaml.error.Mark, self.peek_event().start_mark)
                 raise yaml.composer.ComposerError(
                     None, None, f"nested more than {MAX_DEPTH} levels deep", mark
                 )
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
+
+
+class _Loader(_DepthCap, yaml.SafeLoader):
+    """The pure-Python safe loader with the depth cap."""
+
+
+def _libyaml_loader() -> type[_Loader] | None:
+    """libyaml's scanner and parser under the Python composer (depth cap included), the safe
+    constructors and resolver; None when PyYAML was built without libyaml. (`CSafeLoader`
+    composes in C, out of the depth cap's reach.)"""
+    try:
+        from yaml._yaml import CParser
+    except ImportError:
+        return None
+
+    class _LibyamlLoader(_DepthCap, CParser, SafeConstructor, Resolver):
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            self.text = stream
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            Composer.__init__(self)
+
+        def compose_scalar_node(self, anchor: dict[Any, Node]) -> ScalarNode:
+            event = cast(yaml.ScalarEvent, self.peek_event())
+            if event.value == "" and not event.style:
+                # An empty plain value (`a:` with nothing after it): libyaml marks it at the
+                # next token, PyYAML at the end of the previous one.
+                raise _LibyamlDiffers
+            start = event.start_mark.index if event.start_mark is not None else 0
+            if event.style in ("|", ">") and not _BLOCK_HEADER.match(self.text, start):
+                # `|#`: libyaml takes a comment right after the indicators, PyYAML refuses it.
+                raise _LibyamlDiffers
+            return super().compose_scalar_node(anchor)
+
+    # It has every method the walker and `parse_yaml` call on a `_Loader`.
+    return cast(type[_Loader], _LibyamlLoader)
+
+
+_CLoader = _libyaml_loader()
+HAVE_LIBYAML = _CLoader is not None
+"""Whether documents are scanned by libyaml (see the module docstring)."""
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ContentError:

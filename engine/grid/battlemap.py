@@ -62,6 +62,7 @@ class BattleMap:
     __slots__ = (
         "__weakref__",
         "_entry_cost",
+        "_flat",
         "_graph",
         "_level_memo",
         "_line_code",
@@ -110,6 +111,7 @@ class BattleMap:
         self._graph: nx.Graph | None = None
         # The graph's adjacency as sorted tuples (`nbrs`), which every search reads.
         self._nbrs: dict[Square, tuple[Square, ...]] | None = None
+        self._flat: frozenset[Square] | None = None
         # Terrain-only line masks per (from square, to square), and terrain-only cover level
         # per (attacker squares, target squares): see `engine.grid.sight`.
         self._line_memo: dict[tuple[Square, Square], tuple[int, int]] = {}
@@ -205,6 +207,18 @@ class BattleMap:
         if self._nbrs is None:
             self._nbrs = _build_adjacency(self)
         return self._nbrs
+
+    @property
+    def flat(self) -> frozenset[Square]:
+        """The squares of the graph whose every neighbour costs 1 to enter: a search steps
+        out of them at a cost it need not look up (`movement.reachable`). Built on first use
+        from the terrain, which never changes."""
+        if self._flat is None:
+            cost = self._entry_cost
+            self._flat = frozenset(
+                u for u, vs in self.nbrs.items() if all(cost[v] == 1 for v in vs)
+            )
+        return self._flat
 
 
 def _build_adjacency(bmap: BattleMap) -> dict[Square, tuple[Square, ...]]:

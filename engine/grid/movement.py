@@ -119,16 +119,26 @@ def reachable(
         # Inlined single-square case: the AI calls this for every monster every turn.
         nbrs = adjacency(bmap)
         cost = bmap._entry_cost
+        flat = bmap.flat
+        far = 1 << 30
         while heap:
             d, u = pop(heap)
-            if d > best[u]:
-                continue
+            if d >= budget or d > best[u]:
+                continue  # (a step costs at least 1: nothing beyond the budget is tried)
             vs = nbrs.get(u)
             if vs is None:
                 vs = step_neighbours(bmap, u)
+            elif u in flat:  # every neighbour costs 1: the same relaxations, in the same order
+                nd = d + 1
+                for v in vs:
+                    if nd < best.get(v, far) and v not in enemies:
+                        best[v] = nd
+                        out[v] = (nd, u)
+                        push(heap, (nd, v))
+                continue
             for v in vs:
                 nd = d + cost[v]
-                if nd <= budget and nd < best.get(v, 1 << 30) and v not in enemies:
+                if nd <= budget and nd < best.get(v, far) and v not in enemies:
                     best[v] = nd
                     out[v] = (nd, u)
                     push(heap, (nd, v))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine import turn_budget
 from engine.actions import Action, Impossible
 from engine.events import ActionSpent
 from engine.refusals import Refusal
@@ -84,9 +85,14 @@ def handler_for(act: Action) -> Handler[Any]:
 
 
 # --- what several handlers share ----------------------------------------------------------
-def spend_check(enc: Encounter, kind: str, what: str) -> None:
-    """F-TRN-1: refuse when no action of `kind` is left this turn."""
-    if not enc.can_spend(kind):
+def spend_check(enc: Encounter, kind: str, what: str, c: Combatant | None = None) -> None:
+    """F-TRN-1: refuse when no action of `kind` is left this turn (`c`: the current
+    creature, when the caller has it)."""
+    if c is None:
+        ok = enc.can_spend(kind)
+    else:
+        ok = turn_budget.can_spend_one(enc.battle, c, kind)
+    if not ok:
         raise Impossible(f"no {kind} action left for {what} this turn", Refusal.NO_ACTION_LEFT)
 
 

@@ -29,7 +29,7 @@ class UsePowerHandler(Handler[UsePower]):
         if refusal is not None:
             raise refusal
         if p.action in ("standard", "move", "minor"):
-            spend_check(enc, p.action, p.name)
+            spend_check(enc, p.action, p.name, c)
         return resolve_targets(b, c, p, act)
 
     def perform(self, enc: Encounter, c: Combatant, act: UsePower, plan: list[str]) -> None:

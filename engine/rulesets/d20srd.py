@@ -230,7 +230,7 @@ class D20Srd(SrdRules):
         far = distance(battle.squares(attacker), battle.squares(target)) > SNEAK_RANGE
         if power.kind == "ranged" and far:
             return None
-        from engine.attacks import flanking
+        from engine.flanking import flanking
 
         denied = battle.has(target, "flat_footed") and "uncanny_dodge" not in target.creature.feats
         if denied or flanking(battle, attacker, target):

@@ -8,12 +8,15 @@ and wears off after `AIConfig.patient_turns` idle turns, so two patient sides st
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from ai.config import CLASSIC, CONFIGS
 from ai.moving import Patience
 from ai.profile import mean_damage, profile_of
-from ai.roles import ROLE_WEIGHTS, weights_for
+from ai.roles import AREA_ENGAGED, REACH_FLANK, ROLE_PATIENCE, ROLE_WEIGHTS, weights_for
 from ai.tactical import TacticalPolicy
 from engine.actions import EndTurn, Move, UsePower
 from engine.content.loader import load_encounter
@@ -192,3 +195,162 @@ def test_ending_the_turn_is_unchanged_for_classic(build: Any) -> None:
     me = enc.battle["b"]
     assert weights_for(me, config=CLASSIC) == ROLE_WEIGHTS["brute"]
     assert EndTurn() == EndTurn()
+
+
+# --- when waiting for the first strike is no gain (issue 15, target 2) ----------------------
+WIDE = "\n".join(["................"] * 5)
+
+
+def _patience(enc: Encounter, cid: str) -> Patience:
+    from ai.memory import SideMemory
+    from ai.plan import budget
+    from ai.scoring import Context
+    from ai.turn import Habits, Turn
+
+    until_turn(enc, cid)
+    me = enc.battle[cid]
+    ctx = Context(enc, me, weights_for(me, config=TACTICAL), SideMemory())
+    return Patience.of(Turn.of(ctx, budget(enc.battle, me), Habits(0, None, None), False))
+
+
+def _brutes(build: Any, others: list[dict[str, Any]]) -> Encounter:
+    return build(
+        WIDE,
+        [pc("hero", (15, 2)), mon("b", (1, 2), creature="brute"), *others],
+        creatures=[FIGHTER, monster("brute", "brute", ["slam"])],
+        powers=[BASIC_MELEE, SLAM],
+    )
+
+
+def test_no_patience_once_an_ally_is_in_the_fight(build: Any) -> None:
+    """An ally already trades blows with the hero: holding back leaves it alone while the
+    hero strikes anyway. The brute has no patience and walks in (classic would too)."""
+    alone = _patience(_lane(build), "b")
+    assert alone.weight == TACTICAL.patience * ROLE_PATIENCE["brute"] > 0
+    enc = _brutes(build, [mon("b2", (14, 2), creature="brute")])
+    assert _patience(enc, "b").weight == 0.0
+    enc = _brutes(build, [mon("b2", (14, 2), creature="brute")])
+    until_turn(enc, "b")
+    play_turn(enc, TacticalPolicy(config=TACTICAL))
+    hero = enc.battle["hero"]
+    assert chebyshev(enc.battle["b"].pos, hero.pos) <= enc.battle.speed(hero) + hero.reach
+
+
+def test_patience_shrinks_when_my_side_outnumbers_theirs(build: Any) -> None:
+    """Two brutes far from one hero (nobody engaged): the hero's first strike is one of few,
+    theirs two: half the patience of a one-to-one."""
+    enc = _brutes(build, [mon("b2", (1, 4), creature="brute")])
+    assert _patience(enc, "b").weight == TACTICAL.patience * ROLE_PATIENCE["brute"] / 2
+
+
+def test_patience_shrinks_by_the_share_of_the_enemies_blows_that_are_melee(build: Any) -> None:
+    """Waiting out of a shooter's walk only lets it shoot for free: a hero whose bolt outdoes
+    its blade leaves the brute the melee share of its patience."""
+    from ai.memory import SideMemory
+    from ai.scoring import Context
+
+    bow = {**BOLT_VS_AC, "id": "longbow", "name": "Longbow", "hit": {"damage": {"dice": "3d8"}}}
+    archer = {**FIGHTER, "id": "archer", "name": "Archer", "powers": ["basic-melee", "longbow"]}
+    enc = build(
+        WIDE,
+        [pc("hero", (15, 2), creature="archer"), mon("b", (1, 2), creature="brute")],
+        creatures=[archer, monster("brute", "brute", ["slam"])],
+        powers=[BASIC_MELEE, SLAM, bow],
+    )
+    wait = _patience(enc, "b")
+    b = enc.battle
+    d = Context(enc, b["b"], weights_for(b["b"], config=TACTICAL), SideMemory()).danger(b["hero"])
+    assert d.ranged > d.melee > 0
+    share = d.melee / d.ranged
+    assert wait.weight == pytest.approx(TACTICAL.patience * ROLE_PATIENCE["brute"] * share)
+
+
+def test_surprised_enemies_that_act_after_it_strike_no_first_blow_F_TRN_5(build: Any) -> None:
+    """In the surprise round a surprised hero acts first in round 1, after the brute has
+    acted again (F-TRN-5): waiting for it gains nothing, so no square costs patience."""
+    enc = _lane(build)
+    b = enc.battle
+    near = (b["hero"].pos[0] - b.speed(b["hero"]) - b["hero"].reach, 1)
+    assert _patience(_lane(build), "b").cost(near) > 0
+    enc = _lane(build)
+    until_turn(enc, "b")
+    b = enc.battle
+    b.surprise_round = True
+    b["hero"].surprised = True
+    b.order = ["b", "hero"]
+    assert _patience(enc, "b").cost(near) == 0.0
+    b.order = ["hero", "b"]  # before it in the order: it acts before the brute again
+    assert _patience(enc, "b").cost(near) > 0
+
+
+# --- reach and areas in the weights (issue 15, target 3) ------------------------------------
+TAG_ONLY = replace(TACTICAL, name="tag-only", read_powers=False)
+OPEN_GRID = "\n".join(["............"] * 7)
+
+
+def _marauder_turn(tmp_path: Any, creature: str, at: tuple[int, int], cfg: Any) -> Encounter:
+    from tests.support.helpers import write_encounter
+
+    party = [pc("hero", (2, 3)), pc("hero2", (2, 5))]
+    path = write_encounter(
+        tmp_path,
+        OPEN_GRID,
+        [*party, mon("m", at, creature=creature)],
+        creatures=[FIGHTER],
+        powers=[BASIC_MELEE],
+        include=["bestiary/marauders", "bestiary/mistfen"],
+    )
+    enc = Encounter.create(load_encounter(path), seed=3)
+    enc.start()
+    until_turn(enc, "m")
+    play_turn(enc, TacticalPolicy(config=cfg))
+    return enc
+
+
+def test_a_reach_creature_strikes_from_beyond_the_enemys_reach(tmp_path: Any) -> None:
+    """The Red Hand Pikeman (pike, reach 2) two squares from a fighter: read by its tag (a
+    soldier likes to be engaged) it steps next to both fighters before it hooks; read by its
+    powers it hooks from where it stands, out of their reach."""
+    pikeman = _marauder_turn(tmp_path, "raider-pikeman", (4, 3), TACTICAL).battle["m"]
+    assert profile_of(pikeman).reach == 2 and not profile_of(pikeman).burst
+    w = weights_for(pikeman, config=TACTICAL)
+    assert w.engaged <= 0 < ROLE_WEIGHTS["soldier"].engaged
+    assert w.flank == ROLE_WEIGHTS["soldier"].flank * REACH_FLANK
+    assert pikeman.pos == (4, 3)  # it stayed two squares off
+    tagged = _marauder_turn(tmp_path, "raider-pikeman", (4, 3), TAG_ONLY).battle["m"]
+    assert tagged.pos != (4, 3)
+    assert chebyshev(tagged.pos, (2, 5)) == 1  # next to the second fighter too
+
+
+def test_a_creature_with_a_close_burst_weighs_each_enemy_around_it() -> None:
+    """The Bog Ghoul's close burst catches whoever stands next to it: each enemy it ends
+    beside counts AREA_ENGAGED more than its brute tag says."""
+    ghoul = Encounter.create(load_encounter("fog"), seed=1).battle["ghoul"]
+    assert profile_of(ghoul).burst >= 1
+    assert weights_for(ghoul, config=TACTICAL).engaged == pytest.approx(
+        ROLE_WEIGHTS["brute"].engaged + AREA_ENGAGED
+    )
+    assert weights_for(ghoul, config=CLASSIC).engaged == ROLE_WEIGHTS["brute"].engaged
+
+
+def test_exposure_leaves_out_surprised_enemies_that_act_after_it_F_TRN_5(build: Any) -> None:
+    """In the surprise round the square next to a surprised hero that acts after the brute
+    costs it no exposure (no blow lands before it moves again); with the hero before it in the
+    order, or for `classic` (which reads no turn order), it does."""
+    from ai.memory import SideMemory
+    from ai.scoring import Context
+
+    def value(order: list[str], cfg: Any) -> float:
+        enc = _lane(build)
+        until_turn(enc, "b")
+        b = enc.battle
+        b.surprise_round = True
+        b["hero"].surprised = True
+        b.order = order
+        me = b["b"]
+        ctx = Context(enc, me, weights_for(me, config=cfg), SideMemory())
+        return ctx.value((b["hero"].pos[0] - 1, 1))
+
+    assert value(["b", "hero"], TACTICAL) == 0.0
+    assert value(["hero", "b"], TACTICAL) < 0.0
+    assert value(["b", "hero"], CLASSIC) < 0.0

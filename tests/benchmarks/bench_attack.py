@@ -4,13 +4,17 @@
     .venv/bin/python tests/benchmarks/bench_attack.py           # the full measurement
     .venv/bin/python tests/benchmarks/bench_attack.py --quick   # CI: a short run
 
-Target: >= 30,000 attack resolutions per second (issue 2): `engine.powers.resolve`, which is
-the attack roll with every modifier (F-ATK-*, F-MOD-*), hit or miss, the damage roll with its
-adjustments, the hit point bookkeeping and the events. The second figure is the same attack as
-a whole action through `Encounter.apply(UsePower(...))`, adding the legality checks, the
-action's bookkeeping and the replay record. Times are the CPU time of this one process ("one
-core"), so other work on the machine doesn't distort them much. Not a timed test: the script
-prints the numbers and says whether the target is met. The fighter attacks a dummy with hit
+Two figures, each with its target:
+- `engine.powers.resolve` alone (no legality): the attack roll with every modifier (F-ATK-*,
+  F-MOD-*), hit or miss, the damage roll with its adjustments, the hit point bookkeeping and
+  the events. Target >= 30,000/s (issue 2).
+- the same attack as a whole action through `Encounter.apply(UsePower(...))`, adding the one
+  legality check, the action's bookkeeping and the replay record. Target >= 60,000/s
+  (issue 14, target 4: "the public path, legality included").
+Times are the CPU time of this one process ("one core"), so other work on the machine
+doesn't distort them much (a crowded machine still slows every figure: compare before and
+after in one run, as tests/benchmarks/bench_speed.py does). Not a timed test: the script
+prints the numbers and says whether each target is met. The fighter attacks a dummy with hit
 points enough never to drop.
 """
 
@@ -38,6 +42,9 @@ from engine.powers import resolve  # noqa: E402
 from tests.support.helpers import BASIC_MELEE, FIGHTER, mon, pc, write_encounter  # noqa: E402
 
 TARGET = 30_000
+"""Attack resolutions/s through `powers.resolve` (issue 2)."""
+TARGET_APPLY = 60_000
+"""Whole attack actions/s through `Encounter.apply`, legality included (issue 14)."""
 DUMMY = {
     "id": "dummy",
     "name": "Dummy",
@@ -127,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"whole actions/s (the same attack through Encounter.apply):             {full:>9,.0f}")
     verdict = "meets" if core >= TARGET else "BELOW"
     print(f"target >= {TARGET:,} attack resolutions/s on one core: {verdict}")
+    verdict = "meets" if full >= TARGET_APPLY else "BELOW"
+    print(f"target >= {TARGET_APPLY:,} whole attack actions/s on one core: {verdict}")
     return 0
 
 

@@ -1,0 +1,60 @@
+"""The asymmetric bench (issue 15, target 2) runs in CI at a tiny size and counts truly.
+
+`tests/benchmarks/bench_asym.py` plays every bundled encounter with the party fixed and the
+monsters played by each of a panel; the full run (200 seeds) is by hand (docs/ai.md).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from ai.sim import play
+from engine.content.loader import load_encounter
+from tests.support.helpers import load_script
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "tests" / "benchmarks" / "bench_asym.py"
+
+
+def test_the_bench_plays_every_bundled_encounter_but_the_league_maps() -> None:
+    bench = load_script("benchmarks/bench_asym.py")
+    names = bench.encounters()
+    assert {"default", "ambush", "fog", "brawl", "keep-d20"} <= set(names)
+    assert not {"mirror", "field", "gate"} & set(names)
+
+
+def test_wins_are_the_monsters_wins_over_the_same_seeds() -> None:
+    bench = load_script("benchmarks/bench_asym.py")
+    got = bench.wins("default", "classic", "naive", 2, 1, 5)
+    loaded = load_encounter("default")
+    want = 0
+    for seed in (5, 6):
+        _, r = play(loaded, seed, {"party": "classic", "monsters": "naive"})
+        want += r.winner == "monsters"
+    assert got == want
+
+
+def test_the_verdict_wants_more_than_classic_and_no_less_than_naive() -> None:
+    bench = load_script("benchmarks/bench_asym.py")
+    panel = ["tactical", "classic", "naive"]
+    assert bench.verdict({"tactical": 5, "classic": 4, "naive": 5}, panel) == "ok"
+    assert bench.verdict({"tactical": 4, "classic": 4, "naive": 0}, panel) == "<=classic"
+    assert bench.verdict({"tactical": 5, "classic": 1, "naive": 6}, panel) == "<naive"
+
+
+def test_the_quick_table_has_a_row_per_encounter_and_a_total() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--fights", "1", "--encounters", "default,fog"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("---")) + 1
+    rows = [line.split()[0] for line in lines[start:] if line and not line.startswith("CPU")]
+    assert rows == ["default", "fog", "total"]
+    assert "tactical" in lines[start - 2] and "naive" in lines[start - 2]

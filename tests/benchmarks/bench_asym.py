@@ -1,0 +1,130 @@
+"""Asymmetric play (issue 15, target 2): how often each monster player beats a fixed party.
+
+For every bundled encounter with a party and monsters (`maps/encounters/*.yaml` but the
+symmetric league maps `mirror`, `field` and `gate`), the party is played by one fixed policy
+(`classic` by default: the tactical policy when issue 15 was filed) and the monsters by each
+of a panel (`tactical`, `classic`, `naive`), the same seeds (SEED .. SEED + N - 1) for every
+monster player, so a row differs only by who plays the monsters.
+
+It prints one row per encounter: the monsters' wins out of N for each monster player, with a
+95% Wilson interval, and whether the target holds there: `tactical` monsters win more often
+than `classic` ones and at least as often as `naive` ones. A total row sums the encounters,
+and the CPU seconds of the whole run close the table.
+
+Run from the repository root:
+    .venv/bin/python tests/benchmarks/bench_asym.py [--quick] [--fights N] [--jobs J]
+        [--encounters default,fog,...] [--monsters tactical,classic,naive] [--party classic]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SEED = 1
+LEAGUE_MAPS = frozenset({"mirror", "field", "gate"})
+MONSTERS = ("tactical", "classic", "naive")
+PARTY = "classic"
+QUICK_FIGHTS = 2
+
+
+def encounters() -> list[str]:
+    """The bundled encounters with a party and monsters (the league's maps left out)."""
+    folder = ROOT / "maps" / "encounters"
+    return sorted(p.stem for p in folder.glob("*.yaml") if p.stem not in LEAGUE_MAPS)
+
+
+def _cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def wins(source: str, party: str, monsters: str, fights: int, jobs: int, seed: int) -> int:
+    """The monsters' wins in `fights` fights of `source` (seed `seed` + i)."""
+    from ai.sim import Job, run_many
+
+    work = [
+        Job(source, i, seed + i, {"party": party, "monsters": monsters}, None, None)
+        for i in range(fights)
+    ]
+    return sum(r.winner == "monsters" for r in run_many(work, jobs))
+
+
+def verdict(row: dict[str, int], panel: list[str]) -> str:
+    """`ok` when tactical monsters beat classic's wins and match naive's, else what fails."""
+    if "tactical" not in row:
+        return ""
+    bad = []
+    if "classic" in panel and row["tactical"] <= row["classic"]:
+        bad.append("<=classic")
+    if "naive" in panel and row["tactical"] < row["naive"]:
+        bad.append("<naive")
+    return " ".join(bad) or "ok"
+
+
+def cell(k: int, n: int) -> str:
+    """`k/n pct% (lo-hi)`: wins out of n with the 95% Wilson interval, in percent."""
+    from ai.sim import wilson
+
+    lo, hi = wilson(k, n)
+    pct = 100 * k / n if n else 0.0
+    return f"{k}/{n} {pct:.0f}% ({100 * lo:.0f}-{100 * hi:.0f})"
+
+
+WIDTH = 22
+
+
+def table(rows: list[tuple[str, dict[str, int]]], panel: list[str], fights: int) -> str:
+    head = f"{'encounter':<16}" + "".join(f"{m:>{WIDTH}}" for m in panel) + "  target"
+    lines = [head, "-" * len(head)]
+    for name, row in rows:
+        cells = "".join(f"{cell(row[m], fights):>{WIDTH}}" for m in panel)
+        lines.append(f"{name:<16}{cells}  {verdict(row, panel)}")
+    n = fights * len(rows)
+    total = "".join(f"{cell(sum(row[m] for _, row in rows), n):>{WIDTH}}" for m in panel)
+    lines.append(f"{'total':<16}{total}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help=f"{QUICK_FIGHTS} fights per row")
+    ap.add_argument("--fights", type=int, default=None, help="seeds per encounter (200)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--encounters", default=None, help="comma list (default: all but the league's)")
+    ap.add_argument("--monsters", default=",".join(MONSTERS), help="the monster players")
+    ap.add_argument("--party", default=PARTY, help="the party's player (classic)")
+    ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    args = ap.parse_args()
+    fights = args.fights or (QUICK_FIGHTS if args.quick else 200)
+    names = args.encounters.split(",") if args.encounters else encounters()
+    panel = args.monsters.split(",")
+    t0, wall = _cpu(), time.perf_counter()
+    rows: list[tuple[str, dict[str, int]]] = []
+    for name in names:
+        row = {m: wins(name, args.party, m, fights, args.jobs, args.seed) for m in panel}
+        rows.append((name, row))
+        print(f"{name}: {row}", file=sys.stderr, flush=True)
+    print(
+        f"asymmetric: the party played by {args.party}, monsters' wins over seeds "
+        f"{args.seed}..{args.seed + fights - 1} (95% Wilson interval)"
+    )
+    print(table(rows, panel, fights))
+    print(f"CPU {_cpu() - t0:.1f}s, wall {time.perf_counter() - wall:.1f}s, jobs {args.jobs}")
+    if args.json:
+        print(json.dumps(dict(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
