@@ -54,6 +54,9 @@ class AIConfig:
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
     """Scales the exposure and opportunity attack weights (`ai.styles.CAUTION_SCALE`)."""
+    calm: bool = True
+    """Never provoke needlessly: the chosen turn gives way to the same turn provoking fewer,
+    and minor actions pay for what they provoke (`ai.provoking`; off in `classic`)."""
     style: StylePick = field(default_factory=StylePick)
     """The command line's `--ai-style` choices for this side: over the content's `ai` fields,
     which are over the three fields above (`ai.styles.resolve`)."""
@@ -66,6 +69,7 @@ CLASSIC = AIConfig(
     read_powers=False,
     read_initiative=False,
     ruthless=True,
+    calm=False,
 )
 CONFIGS: dict[str, AIConfig] = {
     "tactical": AIConfig(),

@@ -2,12 +2,15 @@
 with no attack roll as minor, move or free actions) and the second wind.
 
 What each is worth comes from `ai.utility`; here it is set against what it costs in the
-turn's budget (`engine.turn_budget`, through `ai.plan.budget`).
+turn's budget (`engine.turn_budget`, through `ai.plan.budget`), and against the opportunity
+attacks it provokes (a ranged power used next to an enemy, S-14: `ai.provoking.oa_charge`):
+one the creature can't expect to survive is not taken.
 """
 
 from __future__ import annotations
 
 from ai.plan import Budget, budget
+from ai.provoking import act_provokes_now, oa_charge
 from ai.scoring import Context
 from ai.utility import Utility
 from engine.powers import power_range
@@ -15,12 +18,13 @@ from engine.state import Combatant
 
 
 def minor_actions(
-    ctx: Context, utils: list[Utility], bud: Budget, extra_standard: int
+    ctx: Context, utils: list[Utility], bud: Budget, extra_standard: int, calm: bool = True
 ) -> tuple[tuple[Utility, ...], Budget]:
     """The minor (and move, and free) actions worth taking first, best first, and the
     budget left after them. The first minor action costs nothing else; one more costs the
     move (worth more when it needs to walk to attack), and one that would cost the
-    standard action (dazed) must be worth a whole attack."""
+    standard action (dazed) must be worth a whole attack. With `calm` (`AIConfig.calm`),
+    what it provokes is charged, and one it can't expect to survive is never taken."""
     me, b = ctx.f.me, ctx.f.b
     engaged = any(
         ctx.nearest_gap(me.pos) <= max(power_range(me, p), 1)
@@ -34,6 +38,8 @@ def minor_actions(
         if u.kind == "standard":
             continue
         if u.kind == "free":
+            if calm and oa_charge(ctx, act_provokes_now(ctx, [u]))[1]:
+                continue
             if ctx.f.enc.validate(u.action) is None:
                 chosen.append(u)
             continue
@@ -41,7 +47,8 @@ def minor_actions(
         if not (now.minor if u.kind == "minor" else now.move):
             continue
         after = budget(b, me, extra_standard, (*spent, u.kind))
-        if u.value <= _loss(now, after, move_worth) + 0.1:
+        charge, deadly = oa_charge(ctx, act_provokes_now(ctx, [u])) if calm else (0.0, False)
+        if deadly or u.value - charge <= _loss(now, after, move_worth) + 0.1:
             continue
         if ctx.f.enc.validate(u.action) is not None:
             continue

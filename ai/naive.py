@@ -6,9 +6,11 @@ simplest correct player of any encounter.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
+from ai.naive_explain import NaiveExplainer
 from ai.policy import Choice
 from engine.actions import Action, EndTurn, Move, StandUp, UsePower
 from engine.content.schema import Power
@@ -39,6 +41,8 @@ class NaivePolicy:
         self._basics: dict[str, tuple[tuple[Power, ...], list[Power]]] = {}
         """`basic_powers` by creature, with the powers tuple it was read from (a creature's
         powers never change in a fight; a new fight's creature of the same id has its own)."""
+        self._explain = NaiveExplainer()
+        """Its `decision` events (`ai.naive_explain`)."""
 
     def answer(self, enc: Encounter, question: Question[Any]) -> Any:
         return question.default()  # as the AutoDecider: no thought
@@ -48,13 +52,14 @@ class NaivePolicy:
         once next to an enemy it stays there (and ends its turn after attacking).
         Whatever it picks is checked with `Encounter.validate` first (never an illegal
         action: EndTurn instead)."""
+        t0 = time.perf_counter()
         c = enc.current
         if c is None:
             return Choice(EndTurn())
         for act in self._candidates(enc, c):
             if act is not None and enc.validate(act) is None:
-                return Choice(act)
-        return Choice(EndTurn())
+                return Choice(act, self._explain.decision(enc.battle, c, act, t0))
+        return Choice(EndTurn(), self._explain.decision(enc.battle, c, EndTurn(), t0))
 
     def _candidates(self, enc: Encounter, c: Combatant) -> Iterator[Action | None]:
         """In order of preference; lazily, so that a legal attack skips the path search."""

@@ -13,7 +13,9 @@ generator for its options:
 - prone with one action (dazed): standing up, weighed against the rest (`stand_option`).
 
 Provoking turns pay a tie-breaker, and those the creature can't expect to survive are set
-aside unless a kill or a rescue pays for them (`ai.provoking`).
+aside unless a kill or a rescue pays for them, counting what the minor actions taken first
+provoke; a chosen turn that provokes is swapped for the same turn provoking fewer where any
+square the creature can reach gives one (`ai.provoking`).
 
 The best option (by score) is the turn; the policy (`ai.tactical`) turns it into engine
 actions. What the planner remembers between decisions is the side's `SideMemory`, keyed by
@@ -30,9 +32,9 @@ from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
 from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
-from ai.moving import hold_note, moving_options, second_move
+from ai.moving import CAP, approach_terms, hold_note, moving_options, second_move
 from ai.plan import Budget, Option, budget
-from ai.provoking import settle
+from ai.provoking import act_provokes_now, calmer, deadly, settle
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.styles import Style, cautious, resolve, spare_dying
@@ -78,6 +80,8 @@ class Planner:
         self.memory = SideMemory()
         self.last_options: list[Option] = []
         """The scored options of the last plan, best first (for tests and tuning)."""
+        self.last_turn: Turn | None = None
+        """The `Turn` the last plan was made from (for the audits: `tests/soak`)."""
 
     def begin(self, enc: Encounter, c: Combatant) -> bool:
         """Note a decision of `c` now; True if it is the first of its turn."""
@@ -113,28 +117,61 @@ class Planner:
         if stand == "first":
             o = Option("stand", 0.0, c.pos, replan_after=True, extras=pre)
             self.last_options = [o]
+            self.last_turn = None
             return o
         turn = Turn.of(ctx, bud, Habits.of(self.memory, c.id, enc.battle.turn_counter), stuck)
         fleeing = self._is_fleeing(enc, c, style)
         options = self._options(turn, utils, moves_only, fleeing)
         if stand == "weigh":
             options.append(stand_option(turn, options))
-        settle(turn, options)  # needless and deadly opportunity attacks (`ai.provoking`)
+        early = act_provokes_now(ctx, pre) if self.config.calm else ()
+        settle(turn, options, early)  # needless and deadly opportunity attacks (`ai.provoking`)
         note = ""
         if not style.ruthless:
             options, note = spare_dying(enc.battle, options)
         options.sort(key=lambda o: -o.score)
         self.last_options = options
-        best = options[0]
+        self.last_turn = turn
+        best = self._calmer(turn, options, fleeing) if self.config.calm else options[0]
         best.extras = pre
         best.style_note = note
         if best.kind == "move" and best.route is not None and bud.two_moves and not fleeing:
-            second_move(turn, best)
+            self._second_move(turn, best)
         if best.kind == "stay" and self.config.read_powers:
             hold_note(ctx.f.b, best, options)
         if best.kind in ("move", "stay") and best.goal is not None:
             self.memory.note(c.id, enc.battle.turn_counter, "goal", best.goal)
         return best
+
+    def _second_move(self, turn: Turn, best: Option) -> None:
+        """Plan the second move of a double move now (`ai.moving.second_move`); with `calm`,
+        not one whose opportunity attacks, with the first move's, the creature can't expect
+        to survive (it plans again from the first move's end instead)."""
+        before = (best.post, best.provoked, best.replan_after)
+        second_move(turn, best)
+        if self.config.calm and best.post is not None and deadly(turn, best):
+            best.post, best.provoked, best.replan_after = before
+
+    @staticmethod
+    def _calmer(turn: Turn, options: list[Option], fleeing: bool) -> Option:
+        """The best option, or the same turn provoking fewer (`ai.provoking.calmer`)."""
+        best = options[0]
+        if not best.provoked:
+            return best
+        approach = None
+        if best.kind == "move" and not fleeing:
+            approach = approach_terms(turn, turn.moves, CAP, exact=True)[1]
+        elif best.kind == "move":
+            ctx = turn.ctx
+            approach = {
+                sq: 0.8 * ctx.nearest_gap(sq) + 0.5 * turn.value(sq)
+                for sq in [turn.s0, *turn.moves]
+            }
+        alt = calmer(turn, best, approach)
+        if alt is None:
+            return best
+        options[0] = alt
+        return alt
 
     def _before(
         self, ctx: Context, bud: Budget, extra_standard: int, extras: bool
@@ -144,7 +181,7 @@ class Planner:
         utils = utilities(ctx) if extras else []
         pre: tuple[Utility, ...] = ()
         if utils:
-            pre, bud = minor_actions(ctx, utils, bud, extra_standard)
+            pre, bud = minor_actions(ctx, utils, bud, extra_standard, self.config.calm)
             healed = frozenset(i for u in pre for i in u.healed)
             if healed:  # what the minor actions heal is not there to heal again
                 utils = [u for u in utilities(ctx, healed) if u.kind == "standard"]
@@ -194,8 +231,16 @@ class Planner:
         stay = next(o for o in moving if o.kind == "stay")
         for u in utils:
             if u.kind == "standard" and turn.bud.standard and enc.validate(u.action) is None:
+                who = act_provokes_now(ctx, [u]) if self.config.calm else ()
                 options.append(
-                    Option("utility", u.value + stay.score, turn.s0, action=u.action, note=u.text)
+                    Option(
+                        "utility",
+                        u.value + stay.score,
+                        turn.s0,
+                        action=u.action,
+                        note=u.text,
+                        provoked=who,
+                    )
                 )
         options.extend(first_aid_options(enc, ctx.f.me, turn.bud, stay.score))
         sw = second_wind_value(ctx.f.me, turn.bud)

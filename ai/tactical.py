@@ -37,6 +37,7 @@ from ai.memory import SideMemory
 from ai.plan import Option, budget
 from ai.planner import MAX_CANDIDATES, Planner
 from ai.policy import Choice
+from ai.provoking import act_provokes_now, oa_charge
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.triggers import trigger_pays
@@ -401,6 +402,10 @@ class TacticalPolicy:
         ctx = Context(enc, c, weights_for(c, config=self.config), self.planner.memory)
         for u in utilities(ctx):
             if u.kind in ("minor", "free") and enc.validate(u.action) is None:
+                if self.config.calm:  # what it provokes is paid for, never deadly
+                    charge, deadly = oa_charge(ctx, act_provokes_now(ctx, [u]))
+                    if deadly or u.value - charge <= 0.1:
+                        continue
                 return u
         return None
 

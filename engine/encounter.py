@@ -22,8 +22,8 @@ from engine.battle import Battle
 from engine.content.basics import with_basic_melee
 from engine.content.loader import LoadedEncounter
 from engine.content.schema import Power
-from engine.decisions import Decider
-from engine.dice import DiceSource, SeededDice
+from engine.decisions import Decider, InvalidAnswer
+from engine.dice import DiceSource, InvalidFace, SeededDice
 from engine.events import Decision, Logged, Mod, quick_constructor
 from engine.grid import blast_origins, distance, end_squares, line_of_effect, reachable
 from engine.handlers import HANDLERS, handler_for
@@ -32,6 +32,7 @@ from engine.movement import budget
 from engine.powers import area_squares, in_area, usable_refusal
 from engine.powers import targets_for as _targets_for
 from engine.refusals import Refusal
+from engine.rollback import restore
 from engine.rulesets import get_ruleset
 from engine.state import Combatant
 from engine.turns import (
@@ -277,7 +278,13 @@ class Encounter:
             b.emit(decision)
         actor = b.current
         c = self._need_current()
-        HANDLERS[action.name].perform(self, c, action, plan)  # `_check` found its handler
+        try:
+            HANDLERS[action.name].perform(self, c, action, plan)  # `_check` found its handler
+        except (InvalidAnswer, InvalidFace) as exc:
+            if b.scripted_answers is not None:
+                raise  # a replay: the records are at fault, and the caller says whose
+            restore(self)  # `engine.rollback`: as if the action had never been tried
+            raise Impossible(f"refused: {exc}", Refusal.BAD_ANSWER) from None
         if not b.over:
             check_end(b)
         if not b.over and b.current == actor and not b.can_act(c):

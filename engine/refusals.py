@@ -72,3 +72,8 @@ class Refusal(StrEnum):
     BAD_VALUE = "bad_value"
     """A number, a name or a choice the rules can't take (negative healing, an unknown
     condition, an initiative no d20 gives)."""
+    # answers in the middle of an action (engine.decisions, engine.rollback)
+    BAD_ANSWER = "bad_answer"
+    """A controller's answer to a question in the middle of the action (an opportunity
+    attack, where a push ends, a save order, a typed die) that the question refuses: the
+    action was undone; nothing changed."""

@@ -139,13 +139,15 @@ def pass_round(enc: Encounter, cid: str) -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_sustains_a_ward_on_an_ally(build: Any, seed: int) -> None:
     # Turn 1: the warden wards its hard-pressed ally (a minor action) and still attacks;
-    # turn 2: it sustains the ward (minor), so the ward outlasts the turn.
+    # turn 2: it sustains the ward (minor), so the ward outlasts the turn. It starts away
+    # from the fighter: Ward is a ranged power, which used next to an enemy provokes it
+    # (S-14), and the AI pays for that (`ai.provoking.oa_charge`).
     enc = setup(
         build,
         [
             pc("hero", (3, 3)),
             mon("ally", (4, 3), creature="brute"),
-            mon("warden", (3, 2), creature="warden"),
+            mon("warden", (5, 2), creature="warden"),
         ],
         seed=seed,
     )

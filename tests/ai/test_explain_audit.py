@@ -96,3 +96,61 @@ def test_the_audit_catches_each_kind_of_lie() -> None:
     assert run(quiet, [walk, hit, attack(True)])["unexplained"] == 1
     assert run("Goblin walks to (3,4)", [walk])["square"] == 1
     assert run("Goblin avoids Brom and Wren' opportunity attack", [])["possessive"] == 1
+
+
+def test_the_naive_baseline_explains_every_action_truly() -> None:
+    """Target 7: with the naive policy on every side (`--policy monsters=naive`), every AI
+    action follows a `decision` of its creature, and what each says holds."""
+    soak = _soak_module()
+    result = soak.audit(3, only=["mirror", "default", "chasm"], policy="naive")
+    report = "\n".join(result.lines(show=3))
+    assert result.actions > 20 and result.decisions >= result.actions, report
+    assert result.lies == 0, report
+    for kind in ("square", "possessive", "zero_expected"):
+        assert result.counts[kind] == 0, report
+
+
+def test_a_naive_decision_names_the_target_and_who_a_walk_provokes() -> None:
+    from ai.naive_explain import naive_decision
+    from engine.actions import Move, StandUp, UsePower
+    from engine.content.loader import load_encounter
+    from engine.encounter import Encounter
+
+    enc = Encounter.create(load_encounter("mirror"), seed=3)
+    enc.start()
+    b = enc.battle
+    c = enc.current
+    assert c is not None
+    foe = next(iter(b.enemies_of(c)))
+    power = c.powers[0]
+    d = naive_decision(b, c, UsePower(power.id, (foe.id,)), 0.0)
+    assert d is not None and d.policy == "naive"
+    assert d.summary == f"{c.name} attacks the nearest enemy in reach: {power.name} on {foe.name}"
+    x, y = c.pos
+    step = (x + 1, y) if (x + 1, y) in b.map.squares() else (x - 1, y)
+    d = naive_decision(b, c, Move((c.pos, step), "walk"), 0.0)
+    assert d is not None and d.summary.startswith(f"{c.name} walks 1 square")
+    assert naive_decision(b, c, StandUp(), 0.0) is not None
+
+
+def test_a_naive_walk_cut_short_is_explained_again_even_at_the_end_of_its_turn() -> None:
+    """An interrupt stopped its walk (default seed 5: Kael's No Escape): what the walk still
+    had to provoke won't come, so its next action, an end of turn too, says it plans again."""
+    from ai.naive_explain import NaiveExplainer
+    from engine.actions import EndTurn, Move
+    from engine.content.loader import load_encounter
+    from engine.encounter import Encounter
+
+    enc = Encounter.create(load_encounter("mirror"), seed=3)
+    enc.start()
+    b = enc.battle
+    c = enc.current
+    assert c is not None
+    x, y = c.pos
+    step = (x + 1, y) if (x + 1, y) in b.map.squares() else (x - 1, y)
+    ex = NaiveExplainer()
+    assert ex.decision(b, c, Move((c.pos, step), "walk"), 0.0) is not None
+    d = ex.decision(b, c, EndTurn(), 0.0)  # it never left its square: cut short
+    assert d is not None
+    assert d.summary == f"{c.name} (plans again: its move was cut short) ends its turn"
+    assert ex.decision(b, c, EndTurn(), 0.0) is None  # nothing planned: nothing to say

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.actions import Move
+from engine.actions import Impossible, Move
 from engine.decisions import (
     AutoDecider,
     DelayReturnQuestion,
@@ -23,6 +23,7 @@ from engine.decisions import (
 from engine.dice import DiceRequest, InvalidFace, ManualDice
 from engine.encounter import Encounter
 from engine.events import Provoke
+from engine.refusals import Refusal
 from tests.support.helpers import Builder, events
 from tests.support.movement import fight, mon
 
@@ -111,8 +112,10 @@ def test_X_OA_1_a_policys_bad_answer_is_refused_with_the_reason(build: Builder) 
     enc = fight(
         build, [mon("m", (1, 1), side="party"), mon("e", (2, 1))], [], deciders=lambda _c: Liar()
     )
-    with pytest.raises(InvalidAnswer, match="expected yes/no for OpportunityQuestion"):
+    with pytest.raises(Impossible, match="expected yes/no for OpportunityQuestion") as info:
         enc.apply(Move(((1, 1), (0, 1))))
+    assert info.value.code is Refusal.BAD_ANSWER  # and nothing changed: test_hostile_answers
+    assert enc.battle["m"].pos == (1, 1)
 
 
 def test_X_OA_1_a_saved_bad_answer_is_refused_on_replay(build: Builder) -> None:

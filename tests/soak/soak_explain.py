@@ -3,8 +3,10 @@
 
     .venv/bin/python tests/soak/soak_explain.py --fights 200
     .venv/bin/python tests/soak/soak_explain.py --fights 20 --only mirror --show 5
+    .venv/bin/python tests/soak/soak_explain.py --fights 45 --policy naive
 
-Every fight is played by the simulator (`ai.sim.play`, the `tactical` policy on every side),
+Every fight is played by the simulator (`ai.sim.play`, the `tactical` policy on every side, or
+`--policy naive`: the baseline explains each of its actions too),
 and each `decision` event is held against the events that follow it, up to the creature's
 next decision or the end of its turn (the decision's span):
 
@@ -262,12 +264,15 @@ def _dropped(span: list[dict[str, Any]], who: str) -> bool:
     return any(e["type"] == "state" and e["id"] == who and e["state"] in down for e in span)
 
 
-def audit_fight(name: str, seed: int, out: Audit, *, ruleset: str | None = None) -> None:
-    """Play one fight of `name` (tactical on every side) and audit its decisions into `out`."""
+def audit_fight(
+    name: str, seed: int, out: Audit, *, ruleset: str | None = None, policy: str = "tactical"
+) -> None:
+    """Play one fight of `name` (`policy` on every side: the naive baseline explains its
+    actions too) and audit its decisions into `out`."""
     loaded = load_encounter(name, ruleset)
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     events: list[dict[str, Any]] = []
-    enc, _ = play(loaded, seed, {s: "tactical" for s in sides}, on_event=events.append)
+    enc, _ = play(loaded, seed, {s: policy for s in sides}, on_event=events.append)
     b = enc.battle
     names = {c.id: c.name for c in b.combatants.values()}
     side_of = {c.id: c.side for c in b.combatants.values()}
@@ -276,15 +281,17 @@ def audit_fight(name: str, seed: int, out: Audit, *, ruleset: str | None = None)
     out.fights += 1
 
 
-def audit(fights: int, *, only: list[str] | None = None, seed: int = 1) -> Audit:
+def audit(
+    fights: int, *, only: list[str] | None = None, seed: int = 1, policy: str = "tactical"
+) -> Audit:
     """`fights` fights, shared round-robin among the audited encounters (or `only`); fight k
-    of an encounter uses seed `seed + k`."""
+    of an encounter uses seed `seed + k`; `policy` plays every side."""
     t0 = time.perf_counter()
     names = list(only or ENCOUNTERS)
     out = Audit()
     for k in range(fights):
         name = names[k % len(names)]
-        audit_fight(name, seed + k // len(names), out)
+        audit_fight(name, seed + k // len(names), out, policy=policy)
     out.seconds = time.perf_counter() - t0
     return out
 
@@ -295,8 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="+", default=None, metavar="NAME", help="these encounters")
     p.add_argument("--seed", type=int, default=1, help="fight k of an encounter: seed + k")
     p.add_argument("--show", type=int, default=3, help="examples per finding (default 3)")
+    p.add_argument("--policy", default="tactical", help="who plays every side (default tactical)")
     args = p.parse_args(argv)
-    result = audit(args.fights, only=args.only, seed=args.seed)
+    result = audit(args.fights, only=args.only, seed=args.seed, policy=args.policy)
     print("\n".join(result.lines(args.show)))
     return 0 if result.lies == 0 else 1
 

@@ -9,13 +9,20 @@ Fights are spread evenly over the bundled encounters and `mirror` (seeds 1, 2, .
 sides tactical, each encounter's own ruleset, plus `mirror` under 4srd and d20srd). Every
 decision of the planner is checked against the alternatives it had:
 
-- **needless**: an attack turn that provokes opportunity attacks (on the way, by the act, or
-  on the move after it) when another square reachable this turn provokes a strict subset of
-  them, makes the same attack (same power, same targets) worth at least as much, and ends on a
-  square worth at least as much (`Turn.value`). Target: 0.
-- **reckless**: a turn whose provoked opportunity attacks are expected to deal at least the
-  creature's hit points, when its attack is not expected to drop anyone (a kill is the reason
-  that can excuse it). Target: 0.
+- **needless**: a turn that provokes opportunity attacks when the creature had the same
+  turn provoking a strict subset of them. For an attack turn (the route there, the act of a
+  ranged or area attack, the move after it): another square reachable this turn (or where it
+  stands) from which the same power hits the same targets for at least as much, ending on a
+  square worth at least as much (`Turn.value`). For a move with no attack (a double move's
+  first leg): another square (a shift, another path, or staying put) worth at least as much
+  and as near the enemy it walks toward (`ai.moving.approach_terms`, by walking distance).
+  Every decision of the planner is audited, with the planner's own `Turn` (its weights, its
+  styles, the budget left after its minor actions). Target: 0.
+- **reckless**: a turn whose provoked opportunity attacks (its minor actions' included, a
+  double move's second leg too) are expected to deal at least the creature's hit points (and
+  temporary hit points), when its attack is not expected to
+  drop anyone and it heals no one (a kill or a rescue is the reason that can excuse it).
+  Target: 0.
 
 From the logs it counts the creatures dropped by the opportunity attacks their own move or
 act provoked, the withdraws (squares moved, how often they still provoked), the full attacks
@@ -42,14 +49,15 @@ if str(ROOT) not in sys.path:
 from ai import planner as planner_mod  # noqa: E402
 from ai.candidates import attack_options  # noqa: E402
 from ai.distances import Route  # noqa: E402
-from ai.plan import Option, budget  # noqa: E402
-from ai.roles import weights_for  # noqa: E402
-from ai.scoring import Context  # noqa: E402
+from ai.moving import CAP, approach_terms  # noqa: E402
+from ai.plan import Option  # noqa: E402
 from ai.sim import _loaded, play  # noqa: E402
 from ai.squares import act_provokes  # noqa: E402
-from ai.turn import Habits, Turn  # noqa: E402
+from ai.turn import Turn  # noqa: E402
 from engine.content.bundled import bundled_encounters  # noqa: E402
 from engine.encounter import Encounter  # noqa: E402
+from engine.movement import act_provokers  # noqa: E402
+from engine.powers import provoking_kind  # noqa: E402
 from engine.state import Combatant  # noqa: E402
 
 Square = tuple[int, int]
@@ -144,39 +152,75 @@ def _needless(turn: Turn, o: Option) -> str | None:
     return None
 
 
-def _reckless(turn: Turn, o: Option) -> bool:
+def _needless_move(turn: Turn, o: Option, fleeing: bool) -> str | None:
+    """The alternative that makes move `o` (its first leg) a needless provocation."""
+    ctx = turn.ctx
+    assert o.route is not None
+    who = set(turn.route_cost[o.end][2])
+    if not who:
+        return None
+    if fleeing:
+        near = {
+            sq: 0.8 * ctx.nearest_gap(sq) + 0.5 * turn.value(sq) for sq in [turn.s0, *turn.moves]
+        }
+    else:
+        near = approach_terms(turn, turn.moves, CAP, exact=True)[1]
+    end_value, end_near = turn.value(o.end), near.get(o.end, 0.0)
+    for sq in [turn.s0, *turn.moves]:
+        alt = set(turn.route_cost[sq][2])
+        if not alt < who or turn.value(sq) < end_value - EPS:
+            continue
+        if near.get(sq, 0.0) >= end_near - EPS:
+            return f"{sq} provokes {sorted(alt)} instead of {sorted(who)}"
+    return None
+
+
+def _early(turn: Turn, o: Option) -> tuple[str, ...]:
+    """Who the minor actions taken first provoke (S-14), as the engine rules it."""
+    f = turn.ctx.f
+    out: list[str] = []
+    for u in o.extras:
+        pid = getattr(u.action, "power", None)
+        p = f.me.power(pid) if isinstance(pid, str) else None
+        if p is not None and provoking_kind(p):
+            out.extend(e.id for e in act_provokers(f.b, f.me) if e.id not in out)
+    return tuple(out)
+
+
+def _reckless(turn: Turn, o: Option, early: tuple[str, ...]) -> bool:
     ctx = turn.ctx
     ids = ctx.f.threat_ids
-    exp = sum(ctx.oa_exp[ids.index(e)] for e in set(o.provoked) if e in ids)
-    if exp < max(1, ctx.f.me.hp):
+    exp = sum(ctx.oa_exp[ids.index(e)] for e in {*o.provoked, *early} if e in ids)
+    if exp < max(1, ctx.f.hp_eff):  # its hit points and temporary hit points
         return False
-    return not any(h.drop >= 0.5 for h in o.hits)
+    rescue = o.kind == "utility" or any(u.healed for u in o.extras)
+    return not rescue and not any(h.drop >= 0.5 and not h.ally for h in o.hits)
 
 
 def _check(enc: Encounter, c: Combatant, pl: Any, o: Option, moves_only: bool) -> None:
     audit = _CURRENT[-1] if _CURRENT else None
+    turn: Turn | None = pl.last_turn
     if audit is None:
         return
     audit.decisions += 1
     audit.kinds[o.kind] += 1
-    if not o.provoked or o.extras:
+    if turn is None or turn.ctx.f.me is not c:
+        return  # a stand-up first: nothing weighed yet
+    early = _early(turn, o)
+    if not o.provoked and not early:
         return
     audit.provoking += 1
-    ctx = Context(enc, c, weights_for(c, pl.config.exposure_scale), pl.memory)
-    bud = budget(ctx.f.b, c)
-    turn = Turn.of(
-        ctx,
-        bud,
-        Habits.of(pl.memory, c.id, enc.battle.turn_counter),
-        ctx.f.b.flag(c, "cant_move"),
-    )
     where = f"{_TAG[0]} round {enc.battle.round} {c.name}: {o.kind}"
+    alt = None
     if o.kind == "attack" and o.power is not None and o.hits and not moves_only:
         alt = _needless(turn, o)
-        if alt is not None:
-            audit.needless.append(f"{where} to {o.end} ({alt})")
-    if _reckless(turn, o):
-        audit.reckless.append(f"{where} to {o.end} provoking {list(o.provoked)} at {c.hp} hp")
+    elif o.kind == "move" and o.route is not None:
+        alt = _needless_move(turn, o, o.fleeing)
+    if alt is not None:
+        audit.needless.append(f"{where} to {o.end} ({alt})")
+    if _reckless(turn, o, early):
+        who = [*o.provoked, *early]
+        audit.reckless.append(f"{where} to {o.end} provoking {who} at {c.hp} hp")
 
 
 _ORIGINAL = planner_mod.Planner.decide

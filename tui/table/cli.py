@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.cli import RULESET_HELP, Rulesets
+from tui.cli_styles import add_style_option
 from tui.table.seats import GM, Seating, TableDir, TableError  # light: no engine
 
 
@@ -62,6 +63,7 @@ def add_parsers(sub: Any) -> None:
         metavar="SIDE",
         help="that side's dice are typed in by its seats (e.g. party); repeatable",
     )
+    add_style_option(host)  # as on sim and play: kept in the table's save for --resume
     host.set_defaults(func=cmd_host)
 
     join = sub.add_parser("join", help="sit at a table (the seat app)")
@@ -70,10 +72,18 @@ def add_parsers(sub: Any) -> None:
     join.set_defaults(func=cmd_join)
 
 
+class OptionError(TableError):
+    """A command-line option that doesn't fit the encounter: one line, exit status 2 (as
+    `sim` and `play` say it)."""
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         code: int = args.func(args)
         return code
+    except OptionError as exc:
+        print(f"skirmish {args.command}: {exc}", file=sys.stderr)
+        return 2
     except (TableError, OSError) as exc:
         print(f"skirmish {args.command}: {exc}", file=sys.stderr)
         return 1
@@ -123,6 +133,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     from tui.table.seats import check_creatures
 
     tdir = TableDir(args.dir) if args.dir is not None else TableDir.default()
+    if args.resume and args.ai_style:
+        raise OptionError("--ai-style with --resume: the table keeps the styles it began with")
     Host.clear_stale(tdir.socket)  # before anything opens the save: one writer only
     if args.resume:
         from engine.save import SaveError
@@ -140,6 +152,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else int(extra.get("seed", 1))
         loaded = load_encounter(source, args.ruleset)
         control = {c: "player" for s in seating.seats.values() for c in s.creatures}
+        styles = host_styles(args, list(dict.fromkeys(c.side for c in loaded.spec.combatants)))
         options = GameOptions(
             source=source,
             seed=seed,
@@ -148,6 +161,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             manual_dice=tuple(args.manual_dice),
             pace=args.pace,
             step=args.step,
+            ai_style=styles,
         )
         ctl = Controller(loaded, options)
         extra = {"encounter": source, "seed": seed}
@@ -163,6 +177,17 @@ def cmd_host(args: argparse.Namespace) -> int:
         print("  " + line)
     print(f"GM: skirmish join {shlex.quote(str(tdir.root))} --seat {GM}", flush=True)
     return asyncio.run(_serve(host))
+
+
+def host_styles(args: argparse.Namespace, sides: list[str]) -> tuple[str, ...]:
+    """`--ai-style` as each side's values (`tui.cli_styles`, the parser and the errors of
+    `sim` and `play`), for the table's options: the autosave keeps them for --resume."""
+    from tui.cli_styles import style_texts, styles_by_side
+
+    styles, problem = styles_by_side(args.ai_style, sides)
+    if problem is not None:
+        raise OptionError(problem)
+    return tuple(style_texts(styles))
 
 
 async def _serve(host: Any) -> int:
