@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ai.attack_plans import named_targets
+from ai.attack_plans import attack_squares, named_targets
 from ai.candidates import attack_options
 from ai.distances import Route
 from ai.plan import Option
@@ -132,16 +132,6 @@ def calmer(turn: Turn, o: Option, approach: dict[Square, float] | None = None) -
     return None
 
 
-def attack_squares_of(turn: Turn) -> dict[Square, Route | None]:
-    """Where it can attack from: where it stands (no route), and every move's end."""
-    out: dict[Square, Route | None] = {}
-    if turn.bud.standard:
-        out[turn.s0] = None
-    if turn.bud.move_then_standard:
-        out.update(turn.moves)
-    return out
-
-
 def provoked_at(turn: Turn, o: Option, sq: Square, via: Route | None) -> tuple[str, ...]:
     """Who an attack of `o`'s power from `sq` (reached by `via`) provokes: the route's, and
     the act's for a ranged or area power."""
@@ -161,7 +151,7 @@ def _calmer_attack(turn: Turn, o: Option) -> Option | None:
     want = {h.target for h in o.hits}
     targets = [*f.enemies, *f.downed]
     best: tuple[tuple[int, float, Square], Option] | None = None
-    for sq, via in attack_squares_of(turn).items():
+    for sq, via in attack_squares(turn).items():
         alt = provoked_at(turn, o, sq, via)
         value = turn.value(sq)
         if not set(alt) < who or value < end_value - EPS:

@@ -54,16 +54,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # --- the child: measures one tree ---------------------------------------------------------
-def _fight(path: str, seed: int, max_rounds: int, naive: bool = False) -> dict[str, Any]:
-    """Play one fight with our own loop (as `ai.sim.play` does), timing every policy call."""
+def _create(loaded: Any, seed: int, policy: str) -> tuple[Any, dict[str, Any]]:
+    """A fight of `loaded` with every side played by a fresh `policy` (its questions answered
+    by the side's policy), not yet started: (the encounter, the policies by side)."""
     from ai.sim import make_policy
-    from engine.actions import EndTurn, Impossible
-    from engine.content.loader import load_encounter
     from engine.encounter import Encounter
 
-    loaded = load_encounter(path)
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
-    policies = {s: make_policy("naive" if naive else "tactical") for s in sides}
+    policies = {s: make_policy(policy) for s in sides}
     holder: list[Encounter] = []
 
     class Router:
@@ -72,11 +70,21 @@ def _fight(path: str, seed: int, max_rounds: int, naive: bool = False) -> dict[s
             return policies[enc.battle[q.who].side].answer(enc, q)
 
     router = Router()
-    c0 = time.process_time()
     enc = Encounter.create(
         loaded, seed=seed, deciders=lambda _cid: router, control={s: "ai" for s in sides}
     )
     holder.append(enc)
+    return enc, policies
+
+
+def _fight(path: str, seed: int, max_rounds: int, naive: bool = False) -> dict[str, Any]:
+    """Play one fight with our own loop (as `ai.sim.play` does), timing every policy call."""
+    from engine.actions import EndTurn, Impossible
+    from engine.content.loader import load_encounter
+
+    loaded = load_encounter(path)
+    c0 = time.process_time()
+    enc, policies = _create(loaded, seed, "naive" if naive else "tactical")
     for pol in policies.values():
         prepare = getattr(pol, "prepare", None)
         if prepare is not None:
@@ -187,25 +195,10 @@ def _decisions(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
 def _brawl_fight(loaded: Any, seed: int) -> tuple[int, float]:
     """One brawl with no per-action timers (`_fight` reads the clock three times an action,
     a few microseconds each: 5-15% of a brawl turn): (creature-turns, CPU seconds)."""
-    from ai.sim import make_policy
     from engine.actions import EndTurn, Impossible
-    from engine.encounter import Encounter
 
-    sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
-    policies = {s: make_policy("naive") for s in sides}
-    holder: list[Encounter] = []
-
-    class Router:
-        def answer(self, q: Any) -> Any:
-            enc = holder[0]
-            return policies[enc.battle[q.who].side].answer(enc, q)
-
-    router = Router()
     c0 = time.process_time()
-    enc = Encounter.create(
-        loaded, seed=seed, deciders=lambda _cid: router, control={s: "ai" for s in sides}
-    )
-    holder.append(enc)
+    enc, policies = _create(loaded, seed, "naive")
     enc.start()
     while not enc.over and enc.battle.round <= 99:
         c = enc.current
