@@ -19,7 +19,7 @@ from engine.decisions import (
 from engine.encounter import Encounter
 from engine.events import Attack, Moved
 from engine.refusals import Refusal
-from tests.support.helpers import Builder, events
+from tests.support.helpers import Builder, dummy, events, poke
 from tests.support.movement import fight as move_fight
 from tests.support.movement import mon
 
@@ -107,25 +107,18 @@ FORCED_POWERS = [
         "attack": {"bonus": 30, "vs": "ac"},
         "hit": {"damage": {"dice": "1d6"}, "forced": {"kind": "push", "distance": 2}},
     },
-    {
-        "id": "jab",
-        "name": "Jab",
-        "kind": "melee",
-        "basic": True,
-        "attack": {"bonus": 5, "vs": "ac"},
-        "hit": {"damage": {"dice": "1d6"}},
-    },
+    poke(
+        "ac",
+        id="jab",
+        name="Jab",
+        basic=True,
+        attack={"bonus": 5, "vs": "ac"},
+        hit={"damage": {"dice": "1d6"}},
+    ),
 ]
-UNIT = {
-    "id": "unit",
-    "name": "Unit",
-    "role": "controller",
-    "level": 1,
-    "hp": 30,
-    "defenses": {"ac": 15, "fortitude": 13, "reflex": 14, "will": 12},
-    "initiative": 0,
-    "powers": ["shove", "jab"],
-}
+UNIT = dummy(
+    id="unit", name="Unit", role="controller", hp=30, initiative=0, powers=["shove", "jab"]
+)
 OPEN = "........\n........\n........\n........\n........\n"
 
 
