@@ -148,7 +148,7 @@ class Planner:
         not one whose opportunity attacks, with the first move's, the creature can't expect
         to survive (it plans again from the first move's end instead)."""
         before = (best.post, best.provoked, best.replan_after)
-        second_move(turn, best)
+        second_move(turn, best, self.config.calm)
         if self.config.calm and best.post is not None and deadly(turn, best):
             best.post, best.provoked, best.replan_after = before
 

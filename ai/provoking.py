@@ -183,23 +183,13 @@ def _calmer_attack(turn: Turn, o: Option) -> Option | None:
 
 
 def _calmer_move(turn: Turn, o: Option, approach: dict[Square, float]) -> Option | None:
-    who = set(o.provoked)
-    near = approach.get(o.end, 0.0)
-    end_value = turn.value(o.end)
-    best: tuple[tuple[int, float, Square], Square] | None = None
-    for sq in [turn.s0, *turn.moves]:
-        alt = turn.route_cost[sq][2]
-        value = turn.value(sq)
-        closer = approach.get(sq, 0.0)
-        if not set(alt) < who or value < end_value - EPS or closer < near - EPS:
-            continue
-        key = (len(alt), -value - closer, sq)
-        if best is None or key < best[0]:
-            best = (key, sq)
-    if best is None:
+    assert o.route is not None
+    legs = {sq: turn.route_cost[sq][2] for sq in [turn.s0, *turn.moves]}
+    sq = calmest(turn, o.end, legs, approach)
+    if sq is None:
         return None
-    sq = best[1]
-    gain = PROVOKE_TIE * (len(who) - best[0][0])
+    alt = legs[sq]
+    gain = PROVOKE_TIE * (len(set(o.provoked)) - len(alt))
     if sq == turn.s0:
         return Option("stay", o.score + gain, sq, goal=o.goal, parts={"calmer": gain})
     r = turn.moves[sq]
@@ -208,7 +198,31 @@ def _calmer_move(turn: Turn, o: Option, approach: dict[Square, float]) -> Option
         score=o.score + gain,
         end=sq,
         route=r,
-        provoked=turn.route_cost[sq][2],
+        provoked=alt,
         avoided=turn.avoided(r),
         parts={**o.parts, "calmer": gain},
     )
+
+
+def calmest(
+    turn: Turn, end: Square, legs: dict[Square, tuple[str, ...]], approach: dict[Square, float]
+) -> Square | None:
+    """The square among `legs` (each with whose opportunity attacks the way there provokes)
+    that provokes a strict subset of what the way to `end` provokes, is worth as much
+    (`Turn.value`) and as near the goal (`approach`); fewest provoked first, then the best;
+    None if there is none. A double move's first leg and its second one both ask it."""
+    who = set(legs[end])
+    near = approach.get(end, 0.0)
+    end_value = turn.value(end)
+    best: tuple[tuple[int, float, Square], Square] | None = None
+    for sq, alt in legs.items():
+        if not set(alt) < who:
+            continue
+        value = turn.value(sq)
+        closer = approach.get(sq, 0.0)
+        if value < end_value - EPS or closer < near - EPS:
+            continue
+        key = (len(alt), -value - closer, sq)
+        if best is None or key < best[0]:
+            best = (key, sq)
+    return best[1] if best is not None else None
