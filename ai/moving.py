@@ -218,6 +218,17 @@ class Patience:
         return self.weight * total
 
 
+def joined(ctx: Context) -> bool:
+    """Is the fight joined: an ally in an enemy's reach, or an enemy in an ally's?"""
+    b = ctx.f.b
+    for a in ctx.f.allies:
+        a_sq = b.squares(a)
+        for e in ctx.f.enemies:
+            if distance(a_sq, b.squares(e)) <= max(a.reach, e.reach, 1):
+                return True
+    return False
+
+
 def fight_scale(ctx: Context, melee_share: float) -> float:
     """How much of the patience the fight leaves (1: all of it), from three facts that make
     waiting for the enemies' first strike a loss rather than a gain:
@@ -228,12 +239,8 @@ def fight_scale(ctx: Context, melee_share: float) -> float:
       waiting out of their melee reach only lets their shooters fire for free;
     - my side outnumbers theirs: their first strike is one of few, ours many (scaled by
       enemies / my side, at most 1), so a mirror match keeps its full patience."""
-    b = ctx.f.b
-    for a in ctx.f.allies:
-        a_sq = b.squares(a)
-        for e in ctx.f.enemies:
-            if distance(a_sq, b.squares(e)) <= max(a.reach, e.reach, 1):
-                return 0.0
+    if joined(ctx):
+        return 0.0
     odds = min(1.0, len(ctx.f.enemies) / (len(ctx.f.allies) + 1))
     return odds * melee_share
 
@@ -280,6 +287,11 @@ def approach_terms(
     rng = _longest_range(me)
     goal = choose_goal(turn, rng)
     boldness = 1.0 + 0.5 * min(turn.habits.idle, 6)
+    join = ctx.f.w.join
+    if join and joined(ctx):
+        # Its allies are fighting and its damage is dealt up close: each turn it hangs
+        # back is a turn of blows lost while theirs land on them (`Weights.join`).
+        boldness = max(boldness, 1.0 + join)
     pull = ctx.f.w.approach * boldness
     gap = chebyshev(me.pos, goal.pos)
     if exact and gap > cap - 2 and gap <= FAR:

@@ -109,7 +109,8 @@ class Planner:
         self.memory.sync(enc)
         style = self.style(enc, c)
         weights = cautious(weights_for(c, config=self.config), style)
-        ctx = Context(enc, c, weights, self.memory)
+        # With `calm` the opportunity attacks a double move's second leg provokes count too.
+        ctx = Context(enc, c, weights, self.memory, 2 if self.config.calm else 1)
         bud = budget(ctx.f.b, c, extra_standard)
         pre, bud, utils = self._before(ctx, bud, extra_standard, extras)
         stuck = ctx.f.b.flag(c, "cant_move")
