@@ -50,6 +50,32 @@ EPS = 1e-6
 Square = tuple[int, int]
 
 
+def reckon_two_moves(ctx: Context) -> None:
+    """Reckon the opportunity attacks of the enemies whose reach the mover could leave only
+    in a second move (`Context` reckons those within one move: speed + 2): before a double
+    move's second leg or a withdraw (double speed) is weighed, so that neither walks
+    through a far enemy's reach for free nor hides a deadly one from `deadly`. Once a
+    decision; the nearer enemies' figures are unchanged."""
+    if getattr(ctx, "two_moves", False):
+        return
+    ctx.two_moves = True  # type: ignore[attr-defined]
+    f = ctx.f
+    b = f.b
+    me = f.me
+    one, two = b.speed(me) + 2, 2 * b.speed(me) + 2
+    mx, my = me.pos
+    exp, drop = list(ctx.oa_exp), list(ctx.oa_drop)
+    for i, eid in enumerate(f.threat_ids):
+        e = b[eid]
+        gap = max(abs(e.pos[0] - mx), abs(e.pos[1] - my)) - e.reach - e.size
+        p = e.basic_melee()
+        if p is not None and one < gap <= two:
+            exp[i], drop[i] = ctx.quick_attack(e, p)
+    w = f.w.oa
+    ctx.oa_exp, ctx.oa_drop = tuple(exp), tuple(drop)
+    ctx.oa_cost = tuple(w * x * (1.0 + 2.0 * d) for x, d in zip(exp, drop, strict=True))
+
+
 def oa_risk(turn: Turn, who: tuple[str, ...]) -> tuple[float, float]:
     """(expected damage, chance to survive) of the opportunity attacks of `who` on the mover
     (`Context.oa_exp`, `oa_drop`)."""

@@ -53,16 +53,7 @@ class Hit:
 class Context:
     """One decision of one creature: its facts, caches and the scorer's questions."""
 
-    def __init__(
-        self,
-        enc: Encounter,
-        me: Combatant,
-        weights: Weights,
-        memory: SideMemory,
-        moves: int = 1,
-    ) -> None:
-        """`moves`: how many moves of its speed the mover's turn may walk (2: a double move's
-        second leg, `AIConfig.calm`); the enemies whose reach it could leave in them count."""
+    def __init__(self, enc: Encounter, me: Combatant, weights: Weights, memory: SideMemory) -> None:
         self.f: Facts = facts_of(enc, me, weights)
         self.c = Caches()
         self.side = memory
@@ -70,7 +61,7 @@ class Context:
         b = f.b
         oa_exp: list[float] = []
         oa_drop: list[float] = []
-        near = moves * b.speed(me) + 2
+        near = b.speed(me) + 2
         mx, my = me.pos
         for eid in f.threat_ids:
             e = b[eid]
