@@ -129,20 +129,37 @@ def _threat_near(b: Battle, c: Combatant, path: list[Square]) -> bool:
     than its reach from the box around those squares (a creature threatens only squares
     within its reach: `engine.grid.threatened_squares`), and then no one need be asked
     whether it could react (the engine's `threatening` asks every enemy, sight included)."""
-    left = path[:-1]
-    if not left:
+    if len(path) < 2:
         return False
+    (x0, y0) = (x1, y1) = path[0]
+    for x, y in path[1:-1]:  # the squares left: all but the last
+        x0, x1 = (x, x1) if x < x0 else (x0, x if x > x1 else x1)
+        y0, y1 = (y, y1) if y < y0 else (y0, y if y > y1 else y1)
     grow = c.size - 1
-    x0 = min(x for x, _ in left)
-    x1 = max(x for x, _ in left) + grow
-    y0 = min(y for _, y in left)
-    y1 = max(y for _, y in left) + grow
-    for e in b.enemies_of(c):
+    x1 += grow
+    y1 += grow
+    side = c.side
+    for e in b.combatants.values():
+        if e.side == side or e.state == "dead":  # `Battle.enemies_of`
+            continue
         (ex, ey), s = e.pos, e.size - 1
         gap = max(ex - x1, x0 - (ex + s), ey - y1, y0 - (ey + s))
-        if gap <= e.reach:
+        if gap <= 0 or gap <= _reach(e.creature, e):
             return True
     return False
+
+
+_REACHES: dict[int, tuple[object, int]] = {}
+"""`Combatant.reach` by creature definition (its content object, which never changes)."""
+
+
+def _reach(creature: object, e: Combatant) -> int:
+    hit = _REACHES.get(id(creature))
+    if hit is None or hit[0] is not creature:
+        if len(_REACHES) > 4096:  # many encounters loaded in one process: start afresh
+            _REACHES.clear()
+        hit = _REACHES[id(creature)] = (creature, e.reach)
+    return hit[1]
 
 
 def _squares(n: int) -> str:
