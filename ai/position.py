@@ -9,7 +9,6 @@ blasts and the map's chokepoints never change for a map, so they are memoized pe
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
@@ -44,9 +43,10 @@ danger, ranged danger share, range, 1 if it threatens an ally, its squares)."""
 
 # --- per-map geometry -----------------------------------------------------------------------
 class _MapMemo:
-    """The memo tables of one map. Held through a weak reference to the map (`_memo_of`), so
-    a map no longer in play takes its tables with it: a simulator that loads a fresh map for
-    every fight stays flat instead of keeping every map it ever played alive."""
+    """The memo tables of one terrain. Kept in the terrain's shared tables
+    (`BattleMap.tables.extra`), so they serve every map drawn the same (a simulator that
+    loads the encounter afresh for every fight) and go with those tables when no such map
+    is in play any more."""
 
     __slots__ = ("bursts", "close", "narrow")
 
@@ -58,22 +58,14 @@ class _MapMemo:
 
 MEMO_LIMIT = 50_000
 """Entries of one table past which it is dropped wholesale (a refill only recomputes)."""
-_MEMOS: weakref.WeakKeyDictionary[BattleMap, _MapMemo] = weakref.WeakKeyDictionary()
-_LAST: tuple[weakref.ref[BattleMap], _MapMemo] | None = None
-"""The last map asked about and its tables: the common case, without the weak table's cost
-(rebound whole, never changed in place, so a thread reading it sees one map's pair)."""
+_KEY = "ai.position"
 
 
 def _memo_of(bmap: BattleMap) -> _MapMemo:
-    global _LAST
-    last = _LAST
-    if last is not None and last[0]() is bmap:
-        return last[1]
-    memo = _MEMOS.get(bmap)
+    extra = bmap.tables.extra
+    memo: _MapMemo | None = extra.get(_KEY)
     if memo is None:
-        memo = _MapMemo()
-        _MEMOS[bmap] = memo
-    _LAST = (weakref.ref(bmap), memo)
+        memo = extra[_KEY] = _MapMemo()
     return memo
 
 
