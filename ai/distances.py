@@ -6,7 +6,10 @@ Three kinds, all plain-Python loops over the engine's movement graph (`graph_of`
   by default), by the engine's own `engine.grid.distance_map`. One map per enemy, shared by
   every creature of a side (the cache lives in the side's policy) and kept while that enemy
   stays where it is. Creatures are ignored in these maps: an approximation that lets one
-  enemy's move invalidate only its own map.
+  enemy's move invalidate only its own map. Maps up to `LAZY_CAP` are searched whole and
+  memoized by the terrain (`terrain_distances`); longer ones (a goal across a big map) are
+  `LazyDistances`: the same answers, searched only for the squares asked about, by an A*
+  toward them that stops once they are settled (a disc of radius 48 is 9,000 squares).
 - `routes`: every square a mover can end on within its speed, by the path that provokes the
   fewest (most harmless) opportunity attacks, not merely the cheapest: a label-setting search
   over (square, set of enemies provoked) with Pareto pruning.
@@ -21,8 +24,9 @@ submits.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.grid import (
     BattleMap,
@@ -50,6 +54,114 @@ class MapGraph:
 def graph_of(bmap: BattleMap) -> MapGraph:
     """The map's movement graph as the engine flattens it (once per map: maps are immutable)."""
     return MapGraph(adjacency(bmap), entry_costs(bmap), bmap)
+
+
+class Distances(Protocol):
+    """A capped distance map as its readers see it: square -> walking cost into the creature,
+    None beyond the cap or out of reach (a dict, or a `LazyDistances`)."""
+
+    def get(self, sq: Square, default: None = None, /) -> int | None: ...
+
+
+LAZY_CAP = 24
+"""Distance maps with at least this cap are `LazyDistances` (see the module docstring)."""
+
+
+class LazyDistances:
+    """A distance map with cap `cap` into `sources` (what `engine.grid.distance_map` returns,
+    creatures ignored) whose squares are searched when asked for: `settle(squares)` runs an
+    A* from the sources toward the box around the squares not yet known (the Chebyshev
+    distance to the box never overestimates: every step moves one square and costs at least
+    1), and stops when they are all settled or every path left is longer than the cap. A
+    square settled by A* with a consistent estimate has its exact cost, so `get` answers as
+    the whole map would (`tests/ai/test_terrain_distances.py`)."""
+
+    __slots__ = ("bmap", "cap", "known", "sources")
+
+    def __init__(self, bmap: BattleMap, sources: Sequence[Square], cap: int) -> None:
+        self.bmap = bmap
+        self.sources = tuple(sources)
+        self.cap = cap
+        self.known: dict[Square, int | None] = {}
+
+    def get(self, sq: Square, default: None = None, /) -> int | None:
+        known = self.known
+        if sq not in known:
+            self.settle((sq,))
+        return known[sq]
+
+    def settle(self, squares: Iterable[Square]) -> None:
+        """Search the cost of every square of `squares` not yet known."""
+        known = self.known
+        todo = {sq for sq in squares if sq not in known}
+        if todo:
+            _astar(self.bmap, self.sources, self.cap, todo, known)
+
+
+def _astar(
+    bmap: BattleMap,
+    sources: tuple[Square, ...],
+    cap: int,
+    todo: set[Square],
+    known: dict[Square, int | None],
+) -> None:
+    """`LazyDistances.settle`: the cost of every square of `todo` into `known` (None beyond
+    `cap`), by an A* whose estimate is the Chebyshev distance to the box around `todo`."""
+    x0 = min(x for x, _ in todo)
+    x1 = max(x for x, _ in todo)
+    y0 = min(y for _, y in todo)
+    y1 = max(y for _, y in todo)
+    nbrs = bmap.nbrs
+    cost = bmap._entry_cost
+    best: dict[Square, int] = {}
+    buckets: list[list[Square]] = [[] for _ in range(cap + 1)]
+    for s in sources:
+        if s not in best:
+            best[s] = 0
+            h = _box_gap(s, x0, y0, x1, y1)
+            if h <= cap:
+                buckets[h].append(s)
+    for f in range(cap + 1):
+        bucket = buckets[f]
+        while bucket:
+            v = bucket.pop()  # the latest first: deeper along the way, among equals
+            d = best[v]
+            x, y = v
+            dx = x0 - x if x < x0 else x - x1 if x > x1 else 0
+            dy = y0 - y if y < y0 else y - y1 if y > y1 else 0
+            if d + (dx if dx > dy else dy) != f:
+                continue  # a cheaper way to v was found after this entry was made
+            if v in todo:
+                known[v] = d
+                todo.discard(v)
+                if not todo:
+                    return
+            # Walking from u into v costs v's entry cost (as `distance_map` counts it).
+            nd = d + cost.get(v, 1)
+            if nd > cap:
+                continue
+            vs = nbrs.get(v)
+            if vs is None:
+                vs = step_neighbours(bmap, v)
+            for u in vs:
+                if nd < best.get(u, BIG):
+                    best[u] = nd
+                    x, y = u
+                    dx = x0 - x if x < x0 else x - x1 if x > x1 else 0
+                    dy = y0 - y if y < y0 else y - y1 if y > y1 else 0
+                    fu = nd + (dx if dx > dy else dy)
+                    if fu <= cap:
+                        buckets[fu].append(u)
+    for sq in todo:
+        known[sq] = None
+
+
+def _box_gap(sq: Square, x0: int, y0: int, x1: int, y1: int) -> int:
+    """Chebyshev distance from `sq` to the box x0..x1, y0..y1."""
+    x, y = sq
+    dx = x0 - x if x < x0 else x - x1 if x > x1 else 0
+    dy = y0 - y if y < y0 else y - y1 if y > y1 else 0
+    return dx if dx > dy else dy
 
 
 _WARM: set[int] = set()
@@ -92,15 +204,13 @@ class DistanceCache:
     STEP = 8
 
     def __init__(self, limit: int = 96) -> None:
-        self._maps: dict[tuple[Square, int], list[tuple[int, int, dict[Square, int]]]] = {}
+        self._maps: dict[tuple[Square, int], list[tuple[int, int, Distances]]] = {}
         self._bmap: BattleMap | None = None
         self._limit = limit
         self.computed = 0
         """How many maps were searched (for tests and the benchmark)."""
 
-    def get(
-        self, bmap: BattleMap, pos: Square, size: int, cap: int, tag: int = 0
-    ) -> dict[Square, int]:
+    def get(self, bmap: BattleMap, pos: Square, size: int, cap: int, tag: int = 0) -> Distances:
         """Square -> walking cost into the creature at `pos`, for every square within `cap`
         (and possibly more). `tag`: the fight's record count now."""
         if self._bmap is not bmap:
@@ -113,9 +223,13 @@ class DistanceCache:
         if versions is None and len(self._maps) >= self._limit:
             self._maps.clear()
         cap = -(-cap // self.STEP) * self.STEP
-        x, y = pos
-        sources = [(x + i, y + j) for j in range(size) for i in range(size)]
-        dm = distance_map(bmap, sources, cap)
+        dm: Distances
+        if cap >= LAZY_CAP:
+            x, y = pos
+            sources = [(x + i, y + j) for j in range(size) for i in range(size)]
+            dm = LazyDistances(bmap, sources, cap)
+        else:
+            dm = terrain_distances(bmap, pos, size, cap)
         self._maps.setdefault(key, []).append((tag, cap, dm))
         self.computed += 1
         return dm
@@ -128,6 +242,46 @@ class DistanceCache:
                 versions.pop()
             if not versions:
                 del self._maps[key]
+
+
+DIST_MEMO_SQUARES = 400_000
+"""Squares held by one terrain's distance maps (`terrain_distances`) past which they are
+dropped wholesale (about 40 MB at most; a refill only recomputes)."""
+_DIST_KEY = "ai.distances"
+
+
+class _DistMemo:
+    """One terrain's distance maps by (position, size, cap), and how many squares they hold."""
+
+    __slots__ = ("held", "maps")
+
+    def __init__(self) -> None:
+        self.maps: dict[tuple[Square, int, int], dict[Square, int]] = {}
+        self.held = 0
+
+
+def terrain_distances(bmap: BattleMap, pos: Square, size: int, cap: int) -> dict[Square, int]:
+    """`engine.grid.distance_map` into the creature of `size` at `pos` (creatures ignored),
+    memoized by the terrain (`BattleMap.tables`): a pure function of the terrain, so every
+    side, fight and map drawn the same shares it (the fights of a simulation start from the
+    same squares). Read-only for callers."""
+    extra = bmap.tables.extra
+    memo: _DistMemo | None = extra.get(_DIST_KEY)
+    if memo is None:
+        memo = extra[_DIST_KEY] = _DistMemo()
+    key = (pos, size, cap)
+    dm = memo.maps.get(key)
+    if dm is not None:
+        return dm
+    x, y = pos
+    sources = [(x + i, y + j) for j in range(size) for i in range(size)]
+    dm = distance_map(bmap, sources, cap)
+    if memo.held + len(dm) > DIST_MEMO_SQUARES:
+        memo.maps.clear()
+        memo.held = 0
+    memo.held += len(dm)
+    memo.maps[key] = dm
+    return dm
 
 
 _Label = tuple[int, float, int, Square, int]
