@@ -67,6 +67,11 @@ LAZY_CAP = 24
 """Distance maps with at least this cap are `LazyDistances` (see the module docstring)."""
 
 
+LAZY_SEARCHES = 2
+"""A* searches a `LazyDistances` runs before it searches its whole map instead (several
+creatures of a side walking toward the same enemy: the whole map then serves them all)."""
+
+
 class LazyDistances:
     """A distance map with cap `cap` into `sources` (what `engine.grid.distance_map` returns,
     creatures ignored) whose squares are searched when asked for: `settle(squares)` runs an
@@ -74,28 +79,44 @@ class LazyDistances:
     distance to the box never overestimates: every step moves one square and costs at least
     1), and stops when they are all settled or every path left is longer than the cap. A
     square settled by A* with a consistent estimate has its exact cost, so `get` answers as
-    the whole map would (`tests/ai/test_terrain_distances.py`)."""
+    the whole map would (`tests/ai/test_terrain_distances.py`). After `LAZY_SEARCHES`
+    searches it searches the whole map once and reads that."""
 
-    __slots__ = ("bmap", "cap", "known", "sources")
+    __slots__ = ("bmap", "cap", "known", "searches", "sources", "whole")
 
     def __init__(self, bmap: BattleMap, sources: Sequence[Square], cap: int) -> None:
         self.bmap = bmap
         self.sources = tuple(sources)
         self.cap = cap
         self.known: dict[Square, int | None] = {}
+        self.searches = 0
+        self.whole: dict[Square, int] | None = None
 
     def get(self, sq: Square, default: None = None, /) -> int | None:
+        whole = self.whole
+        if whole is not None:
+            return whole.get(sq)
         known = self.known
         if sq not in known:
             self.settle((sq,))
+            if self.whole is not None:
+                return self.whole.get(sq)
         return known[sq]
 
     def settle(self, squares: Iterable[Square]) -> None:
         """Search the cost of every square of `squares` not yet known."""
+        if self.whole is not None:
+            return
         known = self.known
         todo = {sq for sq in squares if sq not in known}
-        if todo:
-            _astar(self.bmap, self.sources, self.cap, todo, known)
+        if not todo:
+            return
+        if self.searches >= LAZY_SEARCHES:
+            self.whole = distance_map(self.bmap, self.sources, self.cap)
+            self.known = {}
+            return
+        self.searches += 1
+        _astar(self.bmap, self.sources, self.cap, todo, known)
 
 
 def _astar(
