@@ -375,17 +375,21 @@ def routes(
     # square entered only, so the labels reaching a square arrive in non-decreasing cost
     # order; a new label is kept only if it provokes strictly less than every earlier one
     # there (Pareto front over cost and opportunity-attack cost; exact for one threatening
-    # enemy, a close approximation for several).
+    # enemy, a close approximation for several). The last label kept at a square is thus
+    # its least provoking one (`last`).
     labels: list[_Label] = [(0, 0.0, 0, start, -1)]
     front: dict[Square, float] = {start: 0.0}
-    at: dict[Square, list[int]] = {start: [0]}
+    last: dict[Square, int] = {start: 0}
     buckets: list[list[int]] = [[] for _ in range(budget + 3)]
     buckets[0].append(0)
     cost = mg.cost
     adj = mg.adj
+    flat = mg.bmap.flat
     bit_cost: dict[int, float] = {}
+    n = 1
     # Every step costs at least 1, so the labels at exactly `budget` extend no further.
     for d in range(budget):
+        roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
         for li in buckets[d]:
             _, oa, mask, u, _ = labels[li]
             extra = threat_mask.get(u, 0) & ~mask
@@ -399,30 +403,40 @@ def routes(
             vs = adj.get(u)
             if vs is None:
                 vs = neighbours(mg, u)
+            elif u in flat:  # every neighbour costs 1 to enter
+                nd = d + 1
+                bucket = buckets[nd]
+                for v in vs:
+                    if v in blocked:
+                        continue
+                    best = front.get(v)
+                    if best is not None and not noa < best - 1e-9:
+                        continue
+                    front[v] = noa
+                    last[v] = n
+                    labels.append((nd, noa, nmask, v, li))
+                    bucket.append(n)
+                    n += 1
+                continue
             for v in vs:
                 if v in blocked:
                     continue
                 nd = d + cost[v]
-                if nd > budget:
+                if not roomy and nd > budget:
                     continue
                 best = front.get(v)
-                if best is None:
-                    at[v] = [len(labels)]
-                elif noa < best - 1e-9:
-                    at[v].append(len(labels))
-                else:
+                if best is not None and not noa < best - 1e-9:
                     continue
                 front[v] = noa
+                last[v] = n
                 labels.append((nd, noa, nmask, v, li))
-                buckets[nd].append(len(labels) - 1)
-    out: dict[Square, Route] = {}
-    for sq, idxs in at.items():
-        if sq == start or sq in occupied:
-            continue
-        best = idxs[-1]  # the least provoking (the front only improves)
-        label = labels[best]
-        out[sq] = Route(sq, None, label[0], label[2], "walk", labels, best)
-    return out
+                buckets[nd].append(n)
+                n += 1
+    return {
+        sq: Route(sq, None, labels[i][0], labels[i][2], "walk", labels, i)
+        for sq, i in last.items()
+        if sq != start and sq not in occupied
+    }
 
 
 def _plain_routes(
@@ -439,22 +453,36 @@ def _plain_routes(
     buckets[0].append(0)
     cost = mg.cost
     adj = mg.adj
+    flat = mg.bmap.flat
+    n = 1
     for d in range(budget):  # the squares at exactly `budget` extend no further
+        roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
         for li in buckets[d]:
             u = labels[li][3]
             vs = adj.get(u)
             if vs is None:
                 vs = neighbours(mg, u)
+            elif u in flat:  # every neighbour costs 1 to enter
+                nd = d + 1
+                bucket = buckets[nd]
+                for v in vs:
+                    if v in index or v in blocked:
+                        continue
+                    index[v] = n
+                    labels.append((nd, 0.0, 0, v, li))
+                    bucket.append(n)
+                    n += 1
+                continue
             for v in vs:
                 if v in index or v in blocked:
                     continue
                 nd = d + cost[v]
-                if nd > budget:
+                if not roomy and nd > budget:
                     continue
-                n = len(labels)
                 index[v] = n
                 labels.append((nd, 0.0, 0, v, li))
                 buckets[nd].append(n)
+                n += 1
     return {
         sq: Route(sq, None, labels[i][0], 0, "walk", labels, i)
         for sq, i in index.items()
