@@ -67,9 +67,11 @@ LAZY_CAP = 24
 """Distance maps with at least this cap are `LazyDistances` (see the module docstring)."""
 
 
-LAZY_SEARCHES = 2
-"""A* searches a `LazyDistances` runs before it searches its whole map instead (several
-creatures of a side walking toward the same enemy: the whole map then serves them all)."""
+LAZY_SHARE = 0.5
+"""A `LazyDistances` searches its whole map once its A* searches have settled this share of
+the squares within its cap (several creatures of a side walking toward the same enemy: the
+whole map then serves them all; the A* never costs more than about twice the better of the
+two)."""
 
 
 class LazyDistances:
@@ -79,17 +81,19 @@ class LazyDistances:
     distance to the box never overestimates: every step moves one square and costs at least
     1), and stops when they are all settled or every path left is longer than the cap. A
     square settled by A* with a consistent estimate has its exact cost, so `get` answers as
-    the whole map would (`tests/ai/test_terrain_distances.py`). After `LAZY_SEARCHES`
-    searches it searches the whole map once and reads that."""
+    the whole map would (`tests/ai/test_terrain_distances.py`). Once its searches have
+    spent `LAZY_SHARE` of what the whole map costs, it searches the whole map and reads
+    that."""
 
-    __slots__ = ("bmap", "cap", "known", "searches", "sources", "whole")
+    __slots__ = ("bmap", "cap", "known", "sources", "spent", "whole")
 
     def __init__(self, bmap: BattleMap, sources: Sequence[Square], cap: int) -> None:
         self.bmap = bmap
         self.sources = tuple(sources)
         self.cap = cap
         self.known: dict[Square, int | None] = {}
-        self.searches = 0
+        self.spent = 0
+        """Squares the A* searches have settled so far."""
         self.whole: dict[Square, int] | None = None
 
     def get(self, sq: Square, default: None = None, /) -> int | None:
@@ -111,12 +115,12 @@ class LazyDistances:
         todo = {sq for sq in squares if sq not in known}
         if not todo:
             return
-        if self.searches >= LAZY_SEARCHES:
+        side = 2 * self.cap + 1
+        if self.spent >= LAZY_SHARE * side * side:
             self.whole = distance_map(self.bmap, self.sources, self.cap)
             self.known = {}
             return
-        self.searches += 1
-        _astar(self.bmap, self.sources, self.cap, todo, known)
+        self.spent += _astar(self.bmap, self.sources, self.cap, todo, known)
 
 
 def _astar(
@@ -125,9 +129,10 @@ def _astar(
     cap: int,
     todo: set[Square],
     known: dict[Square, int | None],
-) -> None:
+) -> int:
     """`LazyDistances.settle`: the cost of every square of `todo` into `known` (None beyond
-    `cap`), by an A* whose estimate is the Chebyshev distance to the box around `todo`."""
+    `cap`), by an A* whose estimate is the Chebyshev distance to the box around `todo`.
+    Returns how many squares it settled."""
     x0 = min(x for x, _ in todo)
     x1 = max(x for x, _ in todo)
     y0 = min(y for _, y in todo)
@@ -142,6 +147,7 @@ def _astar(
             h = _box_gap(s, x0, y0, x1, y1)
             if h <= cap:
                 buckets[h].append(s)
+    settled = 0
     for f in range(cap + 1):
         bucket = buckets[f]
         while bucket:
@@ -152,11 +158,12 @@ def _astar(
             dy = y0 - y if y < y0 else y - y1 if y > y1 else 0
             if d + (dx if dx > dy else dy) != f:
                 continue  # a cheaper way to v was found after this entry was made
+            settled += 1
             if v in todo:
                 known[v] = d
                 todo.discard(v)
                 if not todo:
-                    return
+                    return settled
             # Walking from u into v costs v's entry cost (as `distance_map` counts it).
             nd = d + cost.get(v, 1)
             if nd > cap:
@@ -175,6 +182,7 @@ def _astar(
                         buckets[fu].append(u)
     for sq in todo:
         known[sq] = None
+    return settled
 
 
 def _box_gap(sq: Square, x0: int, y0: int, x1: int, y1: int) -> int:
