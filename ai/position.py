@@ -20,9 +20,9 @@ from engine.grid import (
     blast_squares,
     burst_squares,
     close_burst_squares,
-    cover,
     distance,
     footprint,
+    terrain_cover_level,
 )
 from engine.state import Combatant
 
@@ -33,6 +33,8 @@ Square = tuple[int, int]
 
 COVER_SHARE = {"none": 1.0, "cover": 0.75, "superior": 0.45, "blocked": 0.0}
 """How much of a ranged attacker's damage gets through cover (-2, -5 to hit; no line)."""
+_SHARE_BY_LEVEL = tuple(COVER_SHARE[name] for name in ("none", "cover", "superior", "blocked"))
+"""`COVER_SHARE` by the engine's cover level index (`engine.grid.terrain_cover_level`)."""
 HOLD_NEAR = 8
 """A chokepoint is worth holding when an enemy is this close (squares)."""
 
@@ -212,7 +214,7 @@ def square_value(ctx: Context, sq: Square) -> float:
             m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
         if ranged and gap <= rng and m < ranged:
             # Cover from the shooter where it stands (terrain; memoized by the map).
-            r = ranged * COVER_SHARE[cover(bmap, e_sq, a_sq, count_creatures=False)]
+            r = ranged * _SHARE_BY_LEVEL[terrain_cover_level(bmap, e_sq, a_sq)]
             exposure += m if m > r else r
         else:
             exposure += m  # never negative: what `m > r` picks against r = 0

@@ -183,6 +183,19 @@ def cover(
     return _COVER_NAMES[best]
 
 
+def terrain_cover_level(
+    bmap: BattleMap, attacker_squares: tuple[Square, ...], target_squares: tuple[Square, ...]
+) -> int:
+    """`cover(bmap, attacker_squares, target_squares, count_creatures=False)` as its index
+    in ("none", "cover", "superior", "blocked"): for a caller in a hot loop (the AI scores
+    the cover of every square it might end on) that holds both footprints as tuples, one
+    lookup in the terrain's cover memo when the answer is there."""
+    hit = bmap._level_memo.get((attacker_squares, target_squares))
+    if hit is not None:
+        return hit
+    return _terrain_level(bmap, attacker_squares, target_squares)
+
+
 def _terrain_level(
     bmap: BattleMap, attacker_squares: Sequence[Square], target_squares: Sequence[Square]
 ) -> int:

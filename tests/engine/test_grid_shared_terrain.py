@@ -14,7 +14,13 @@ import weakref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.grid import BattleMap, cover, line_of_effect, threatened_squares
+from engine.grid import (
+    BattleMap,
+    cover,
+    line_of_effect,
+    terrain_cover_level,
+    threatened_squares,
+)
 from engine.grid.battlemap import RECENT_TERRAINS, TerrainTables
 
 Sq = tuple[int, int]
@@ -84,3 +90,27 @@ def test_tables_go_when_no_map_of_the_terrain_is_left() -> None:
         BattleMap.from_ascii(["." * (i + 3), "#" * (i + 3)])
     gc.collect()
     assert gone() is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(drawings(), st.data())
+def test_F_MOD_3_terrain_cover_level_is_terrain_cover(rows: list[str], data: st.DataObject) -> None:
+    """The AI's one-lookup terrain cover (`terrain_cover_level`) is `cover` without creatures,
+    asked first or after `cover` memoized it, for single squares and 2x2 footprints."""
+    bmap = private(BattleMap.from_ascii(rows))
+    names = ("none", "cover", "superior", "blocked")
+    for _ in range(8):
+        a = data.draw(squares(rows))
+        t = data.draw(squares(rows))
+        size = data.draw(st.integers(1, 2))
+        a_sq = tuple((a[0] + i, a[1] + j) for j in range(size) for i in range(size))
+        first = data.draw(st.booleans())
+        if first:
+            level = terrain_cover_level(bmap, a_sq, (t,))
+        want = cover(bmap, a_sq, (t,), count_creatures=False)
+        if not first:
+            level = terrain_cover_level(bmap, a_sq, (t,))
+        assert names[level] == want
+        assert names[terrain_cover_level(bmap, (t,), a_sq)] == cover(
+            bmap, (t,), a_sq, blockers=frozenset({a}), count_creatures=False
+        )
