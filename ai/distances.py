@@ -80,8 +80,10 @@ class LazyDistances:
     A* from the sources toward the box around the squares not yet known (the Chebyshev
     distance to the box never overestimates: every step moves one square and costs at least
     1), and stops when they are all settled or every path left is longer than the cap. A
-    square settled by A* with a consistent estimate has its exact cost, so `get` answers as
-    the whole map would (`tests/ai/test_terrain_distances.py`). Once its searches have
+    square settled by A* with a consistent estimate has its exact cost (every square a
+    search settles is kept, asked for or not: the next search, a second move's squares or
+    another creature's, often finds its squares there), so `get` answers as the whole map
+    would (`tests/ai/test_terrain_distances.py`). Once its searches have
     spent `LAZY_SHARE` of what the whole map costs, it searches the whole map and reads
     that."""
 
@@ -159,8 +161,8 @@ def _astar(
             if d + (dx if dx > dy else dy) != f:
                 continue  # a cheaper way to v was found after this entry was made
             settled += 1
+            known[v] = d  # settled: exact, and kept for the next searches of this map
             if v in todo:
-                known[v] = d
                 todo.discard(v)
                 if not todo:
                     return settled
