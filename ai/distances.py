@@ -6,10 +6,11 @@ Three kinds, all plain-Python loops over the engine's movement graph (`graph_of`
   by default), by the engine's own `engine.grid.distance_map`. One map per enemy, shared by
   every creature of a side (the cache lives in the side's policy) and kept while that enemy
   stays where it is. Creatures are ignored in these maps: an approximation that lets one
-  enemy's move invalidate only its own map. Maps up to `LAZY_CAP` are searched whole and
-  memoized by the terrain (`terrain_distances`); longer ones (a goal across a big map) are
-  `LazyDistances`: the same answers, searched only for the squares asked about, by an A*
-  toward them that stops once they are settled (a disc of radius 48 is 9,000 squares).
+  enemy's move invalidate only its own map. Maps of fewer than `LAZY_SQUARES` squares are
+  searched whole and memoized by the terrain (`terrain_distances`); longer ones (a goal
+  across a big map) are `LazyDistances`: the same answers, searched only for the squares
+  asked about, by an A* toward them that stops once they are settled (a disc of radius 48
+  is 9,000 squares).
 - `routes`: every square a mover can end on within its speed, by the path that provokes the
   fewest (most harmless) opportunity attacks, not merely the cheapest: a label-setting search
   over (square, set of enemies provoked) with Pareto pruning.
@@ -63,8 +64,10 @@ class Distances(Protocol):
     def get(self, sq: Square, default: None = None, /) -> int | None: ...
 
 
-LAZY_CAP = 24
-"""Distance maps with at least this cap are `LazyDistances` (see the module docstring)."""
+LAZY_SQUARES = 2500
+"""Distance maps that would hold at least this many squares (the disc within the cap, or
+the whole map if smaller) are `LazyDistances` (see the module docstring): on a small map
+the A* settles most of it anyway, and costs more a square than the plain search."""
 
 
 LAZY_SHARE = 0.5
@@ -117,12 +120,18 @@ class LazyDistances:
         todo = {sq for sq in squares if sq not in known}
         if not todo:
             return
-        side = 2 * self.cap + 1
-        if self.spent >= LAZY_SHARE * side * side:
+        if self.spent >= LAZY_SHARE * whole_size(self.bmap, self.cap):
             self.whole = distance_map(self.bmap, self.sources, self.cap)
             self.known = {}
             return
         self.spent += _astar(self.bmap, self.sources, self.cap, todo, known)
+
+
+def whole_size(bmap: BattleMap, cap: int) -> int:
+    """About how many squares a distance map with cap `cap` holds: the disc within the cap,
+    or the map's walkable squares if fewer."""
+    side = 2 * cap + 1
+    return min(side * side, len(bmap._entry_cost))
 
 
 def _astar(
@@ -255,7 +264,7 @@ class DistanceCache:
             self._maps.clear()
         cap = -(-cap // self.STEP) * self.STEP
         dm: Distances
-        if cap >= LAZY_CAP:
+        if whole_size(bmap, cap) >= LAZY_SQUARES:
             x, y = pos
             sources = [(x + i, y + j) for j in range(size) for i in range(size)]
             dm = LazyDistances(bmap, sources, cap)

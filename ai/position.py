@@ -1,10 +1,11 @@
-"""What a square is worth to end the turn on, and the map geometry the AI memoizes per map.
+"""What a square is worth to end the turn on, and the map geometry the AI memoizes per terrain.
 
 `square_value` is `Context.value`: minus the exposure (what the enemies that can reach the
 square could deal next round), plus the role's terms (`ai.roles`): enemies engaged, allies
 guarded, flanks set up for allies, concealment, and for soldiers a chokepoint held. It reads
 the decision's facts (`ai.facts`) and memoizes in its caches (`ai.caches`). The areas of bursts and
-blasts and the map's chokepoints never change for a map, so they are memoized per map here.
+blasts and the map's chokepoints never change for a terrain, so they are memoized per terrain
+here (in `BattleMap.tables`, shared by maps drawn the same).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, tuple[Sq
 danger, ranged danger share, range, 1 if it threatens an ally, its squares)."""
 
 
-# --- per-map geometry -----------------------------------------------------------------------
+# --- per-terrain geometry -------------------------------------------------------------------
 class _MapMemo:
     """The memo tables of one terrain. Kept in the terrain's shared tables
     (`BattleMap.tables.extra`), so they serve every map drawn the same (a simulator that
@@ -72,7 +73,7 @@ def _memo_of(bmap: BattleMap) -> _MapMemo:
 
 
 def burst_at(bmap: BattleMap, origin: Square, n: int) -> frozenset[Square]:
-    """`engine.grid.burst_squares`, memoized per map (terrain never changes)."""
+    """`engine.grid.burst_squares`, memoized per terrain."""
     table = _memo_of(bmap).bursts
     key = (origin, n)
     hit = table.get(key)
@@ -88,7 +89,7 @@ def close_area(
     bmap: BattleMap, pos: Square, size: int, n: int, blast_tl: Square | None
 ) -> frozenset[Square]:
     """A close burst n around `pos` (`blast_tl` None) or the blast n at `blast_tl`,
-    memoized per map."""
+    memoized per terrain."""
     table = _memo_of(bmap).close
     key = (pos, size, n, blast_tl)
     hit = table.get(key)
@@ -106,7 +107,7 @@ def close_area(
 
 def chokepoints(bmap: BattleMap) -> frozenset[Square]:
     """Walkable squares closed on two opposite sides (west and east, or north and south):
-    doorways, gaps between pillars, one-square corridors and bridges. Memoized per map."""
+    doorways, gaps between pillars, one-square corridors and bridges. Memoized per terrain."""
     memo = _memo_of(bmap)
     if memo.narrow is not None:
         return memo.narrow

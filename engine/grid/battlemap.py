@@ -1,4 +1,4 @@
-"""The battle map: terrain of every square, plus the movement graph and per-map caches.
+"""The battle map: terrain of every square, plus the movement graph and per-terrain caches.
 
 A `BattleMap` is immutable once built. Everything derived from terrain alone (the movement
 graph's adjacency, flat lookup arrays for the line tests, memoized cover and threat results)
