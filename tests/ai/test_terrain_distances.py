@@ -101,8 +101,7 @@ def test_lazy_distance_maps_on_a_big_map() -> None:
             assert lazy.get(sq) == whole.get(sq), (cap, sq)
     # The side's cache hands out lazy maps for long caps on a big map, whole ones otherwise.
     cache = DistanceCache()
-    src = rng.choice(free)
-    assert isinstance(cache.get(bmap, src, 1, 40), LazyDistances)
+    assert isinstance(cache.get(bmap, rng.choice(free), 1, 40), LazyDistances)
     assert isinstance(cache.get(bmap, rng.choice(free), 1, 16), dict)
     tiny = BattleMap.from_ascii(["." * 30] * 20)
     assert isinstance(DistanceCache().get(tiny, (0, 0), 1, 40), dict)
