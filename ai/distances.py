@@ -284,9 +284,9 @@ class DistanceCache:
                 del self._maps[key]
 
 
-DIST_MEMO_SQUARES = 400_000
+DIST_MEMO_SQUARES = 200_000
 """Squares held by one terrain's distance maps (`terrain_distances`) past which they are
-dropped wholesale (about 40 MB at most; a refill only recomputes)."""
+dropped wholesale (about 6 MB at most, 31 bytes a square; a refill only recomputes)."""
 _DIST_KEY = "ai.distances"
 
 
