@@ -17,7 +17,7 @@ from ai import previews
 from ai.candidates import attack_options, single_pairs
 from ai.distances import Route
 from ai.plan import Option
-from ai.previews import bounds_for, hit_at, next_to
+from ai.previews import ca_possible, hit_at, hit_bound
 from ai.scoring import Hit
 from ai.squares import act_provokes, best_post, far_squares
 from ai.turn import Turn
@@ -138,19 +138,15 @@ def _best_first(
     (those of `out` included) beat the next bound."""
     ctx = turn.ctx
     bounded = []
-    seen: dict[tuple[str, str], tuple[float, float, bool]] = {}
     for p, sq, t, n in later:
         terms = _terms(turn, p, sq, attack_sq, post)
-        got = seen.get((p.id, t.id))
-        if got is None:
-            got = seen[p.id, t.id] = bounds_for(ctx, p, t)
-        worth = got[0] if got[2] or next_to(ctx, t, sq) else got[1]
-        bounded.append((-_score(worth, 0.0, terms, post), n, p, sq, t, terms))
+        worth = hit_bound(ctx, p, t, ca_possible(ctx, p, t, sq))
+        bounded.append((_score(worth, 0.0, terms, post), n, p, sq, t, terms))
     best = heapq.nlargest(KEEP, (s.score for s in out))
     heapq.heapify(best)
-    bounded.sort(key=lambda x: (x[0], x[1]))
-    for neg, n, p, sq, t, terms in bounded:
-        if len(best) >= KEEP and -neg < best[0]:
+    bounded.sort(key=lambda x: (-x[0], x[1]))
+    for bound, n, p, sq, t, terms in bounded:
+        if len(best) >= KEEP and bound < best[0]:
             break  # neither this one nor any after it can make the cut
         score = _add(turn, out, p, sq, t, n, terms, post)
         if score is None:

@@ -134,26 +134,17 @@ def hit_bound(ctx: Context, p: Power, t: Combatant, ca: bool = True) -> float:
     return bound
 
 
-def bounds_for(ctx: Context, p: Power, t: Combatant) -> tuple[float, float, bool]:
-    """`hit_bound` of my `p` on `t` with and without combat advantage, and whether the target
-    grants it from anywhere (`ca_possible`)."""
-    tp = parts_for(ctx, p, t)[1]
-    return hit_bound(ctx, p, t), hit_bound(ctx, p, t, False), tp.granted or tp.unseen_attacker
-
-
 def ca_possible(ctx: Context, p: Power, t: Combatant, at: Square) -> bool:
     """Could my `p` on `t` from `at` have combat advantage: granted by the target (its
     conditions, a Bluff, an invisible attacker), else only next to it (prone, flanking:
     `engine.attacks.square_part`)."""
-    return bounds_for(ctx, p, t)[2] or next_to(ctx, t, at)
-
-
-def next_to(ctx: Context, t: Combatant, at: Square) -> bool:
-    """Would I stand next to `t` at `at`?"""
+    tp = parts_for(ctx, p, t)[1]
+    if tp.granted or tp.unseen_attacker:
+        return True
     me = ctx.f.me
     if me.size == 1 and t.size == 1:
         (ax, ay), (tx, ty) = at, t.pos
-        return -1 <= ax - tx <= 1 and -1 <= ay - ty <= 1
+        return abs(ax - tx) <= 1 and abs(ay - ty) <= 1
     return distance(footprint(at, me.size), ctx.f.b.squares(t)) <= 1
 
 
