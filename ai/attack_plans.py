@@ -13,7 +13,6 @@ from __future__ import annotations
 import heapq
 from typing import NamedTuple
 
-from ai import previews
 from ai.candidates import attack_options, single_pairs
 from ai.distances import Route
 from ai.plan import Option
@@ -32,6 +31,9 @@ MAX_CANDIDATES = 5
 KEEP = MAX_CANDIDATES * 2
 """Attack turns kept (`attack_plans`): the search skips the candidates that can't be among
 them."""
+PRUNE = True
+"""Skip the hopeless candidates (`_score_all`); False scores every one (for the tests that
+show both keep the same)."""
 
 
 class Scored(NamedTuple):
@@ -103,7 +105,7 @@ def _score_all(
     `KEEP` best: a single-target attack is first given a bound (`ai.previews.hit_bound`
     in place of the target's worth, nothing for spending the power), the candidates are
     then scored best bound first, and the rest skipped as soon as `KEEP` scores beat the
-    next bound (`ai.previews.PRUNE`; tests/ai/test_ai_bounds.py shows the kept are the same)."""
+    next bound (`PRUNE`; tests/ai/test_ai_bounds.py shows the kept are the same)."""
     ctx = turn.ctx
     f = ctx.f
     targets = [*f.enemies, *f.downed]
@@ -111,7 +113,7 @@ def _score_all(
     later: list[tuple[Power, Square, Combatant, int]] = []
     order = 0
     for p in powers:
-        pairs = single_pairs(ctx, p, targets, attack_sq, top) if previews.PRUNE else None
+        pairs = single_pairs(ctx, p, targets, attack_sq, top) if PRUNE else None
         if pairs is not None:
             later.extend((p, sq, t, order + i) for i, (sq, t) in enumerate(pairs))
             order += len(pairs)

@@ -12,13 +12,9 @@ Scores come from `Context.hit_at`, the engine's own preview as if the attacker s
 
 from __future__ import annotations
 
-import heapq
-import math
-
-from ai import previews
 from ai.distances import Route
 from ai.position import burst_at, close_area
-from ai.previews import ca_possible, hit_at, hit_bound
+from ai.previews import hit_at
 from ai.scoring import Context, Hit
 from engine.content.schema import Power
 from engine.grid import (
@@ -254,49 +250,20 @@ def shortlist(
     want = max(3, p.targets + 1)
     ranked = ctx.c.shortlist
     if ranked is None:
-        ranked = ctx.c.shortlist = _ranked(ctx, p, targets, top)
+        first: dict[str, float] = {}
+        # A rough priority first (value per hit point left): only the best few are
+        # previewed, so a crowd of enemies costs little.
+        rough = sorted(targets, key=lambda t: -ctx.priority(t))[:6]
+        for sq in top:
+            for t in rough:
+                if t.id in first or not ctx.in_reach(p, t, sq):
+                    continue
+                hit = hit_at(ctx, p, t, sq)
+                first[t.id] = hit.value if hit is not None else -1e9
+        ranked = sorted(first, key=lambda tid: -first[tid])
+        ctx.c.shortlist = ranked
     keep = set(ranked[:want])
     return [t for t in targets if t.id in keep or (len(ranked) < want)]
-
-
-def _ranked(ctx: Context, p: Power, targets: list[Combatant], top: list[Square]) -> list[str]:
-    """Every target some square of `top` reaches, the best first by its worth from the first
-    square that reaches it, as far as any ranged power of mine reads the ranking (`DEEP`
-    places): past them, the rest in the order found, unscored when their bound
-    (`ai.previews.hit_bound`) can't reach the last of those places."""
-    first: list[Pair] = []
-    seen: set[str] = set()
-    # A rough priority first (value per hit point left): only the best few are
-    # previewed, so a crowd of enemies costs little.
-    rough = sorted(targets, key=lambda t: -ctx.priority(t))[:6]
-    for sq in top:
-        for t in rough:
-            if t.id in seen or not ctx.in_reach(p, t, sq):
-                continue
-            seen.add(t.id)
-            first.append((sq, t))
-    deep = max((max(3, q.targets + 1) for q in ctx.f.me.powers if q.kind == "ranged"), default=3)
-    order = list(range(len(first)))
-    if previews.PRUNE and len(first) > deep:
-        bounds = [hit_bound(ctx, p, t, ca_possible(ctx, p, t, sq)) for sq, t in first]
-        order.sort(key=lambda i: -bounds[i])
-    else:
-        bounds = [math.inf] * len(first)
-    value: dict[int, float] = {}
-    best: list[float] = []
-    for i in order:
-        if len(best) >= deep and bounds[i] < best[0]:
-            break  # no target after it can make the first `deep` places
-        sq, t = first[i]
-        hit = hit_at(ctx, p, t, sq)
-        v = value[i] = hit.value if hit is not None else -1e9
-        if len(best) < deep:
-            heapq.heappush(best, v)
-        elif v > best[0]:
-            heapq.heapreplace(best, v)
-    scored = sorted(value, key=lambda i: (-value[i], i))
-    rest = [i for i in range(len(first)) if i not in value]
-    return [first[i][1].id for i in scored + rest]
 
 
 def _multi(p: Power, out: list[Candidate]) -> list[Candidate]:

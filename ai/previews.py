@@ -46,10 +46,6 @@ PreviewKey = tuple[str, str, SquarePart]
 """(power, target, the square part of the attack): equal keys, equal previews."""
 SquareKey = tuple[str, str, Square, Square | None]
 """(power, target, the attacker's square, the area's origin)."""
-PRUNE = True
-"""The attack search skips the candidates and shortlisted targets whose bound can't make the
-cut (`ai.attack_plans`, `ai.candidates.shortlist`); False scores every one (for the tests
-that show both choose the same)."""
 BEST_SQUARE = SquarePart("none", True, True, True, "none", ())
 """The square part no square can better: seen, adjacent (no +2 to a prone target's defense
 against a ranged attack; a coup de grace), combat advantage, no cover, no situational

@@ -79,7 +79,7 @@ def test_hit_bound_is_never_below_the_scored_hit_from_any_square_F_ATK_3_F_MOD_1
 def _plans(enc: Encounter, prune: bool) -> dict[str, list[tuple[object, ...]]]:
     """Every standing creature's attack turns as the planner keeps them, with or without
     skipping by the bound."""
-    previews.PRUNE = prune
+    attack_plans.PRUNE = prune
     try:
         out: dict[str, list[tuple[object, ...]]] = {}
         for c in [c for c in enc.battle.combatants.values() if c.standing]:
@@ -104,7 +104,7 @@ def _plans(enc: Encounter, prune: bool) -> dict[str, list[tuple[object, ...]]]:
             ]
         return out
     finally:
-        previews.PRUNE = True
+        attack_plans.PRUNE = True
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
