@@ -10,30 +10,21 @@ cheaply; `Option`s are built for the best few only.
 
 from __future__ import annotations
 
-import heapq
 from typing import NamedTuple
 
-from ai.candidates import attack_options, single_pairs
+from ai.candidates import attack_options
 from ai.distances import Route
 from ai.plan import Option
-from ai.previews import ca_possible, hit_at, hit_bound
 from ai.scoring import Hit
 from ai.squares import act_provokes, best_post, far_squares
 from ai.turn import Turn
 from engine.content.schema import Power
 from engine.encounter import Encounter
 from engine.refusals import Refusal
-from engine.state import Combatant
 
 Square = tuple[int, int]
 MAX_CANDIDATES = 5
 """Options kept per kind of turn (and candidates logged with a decision)."""
-KEEP = MAX_CANDIDATES * 2
-"""Attack turns kept (`attack_plans`): the search skips the candidates that can't be among
-them."""
-PRUNE = True
-"""Skip the hopeless candidates (`_score_all`); False scores every one (for the tests that
-show both keep the same)."""
 
 
 class Scored(NamedTuple):
@@ -90,7 +81,7 @@ def attack_plans(turn: Turn, powers: list[Power], top_k: int) -> tuple[list[Opti
     post = hit_and_run(turn, powers)
     scored = _score_all(turn, powers, attack_sq, top, post)
     scored.sort(key=lambda x: (-x.score, x.order))
-    options = [_option(turn, s, attack_sq, post) for s in scored[:KEEP]]
+    options = [_option(turn, s, attack_sq, post) for s in scored[: MAX_CANDIDATES * 2]]
     return options, top
 
 
@@ -101,135 +92,29 @@ def _score_all(
     top: list[Square],
     post: tuple[Route, float] | None,
 ) -> list[Scored]:
-    """Every way to attack scored as a turn, except those that can't be among the
-    `KEEP` best: a single-target attack is first given a bound (`ai.previews.hit_bound`
-    in place of the target's worth, nothing for spending the power), the candidates are
-    then scored best bound first, and the rest skipped as soon as `KEEP` scores beat the
-    next bound (`PRUNE`; tests/ai/test_ai_bounds.py shows the kept are the same)."""
     ctx = turn.ctx
     f = ctx.f
     targets = [*f.enemies, *f.downed]
     out: list[Scored] = []
-    later: list[tuple[Power, Square, Combatant, int]] = []
-    order = 0
     for p in powers:
-        pairs = single_pairs(ctx, p, targets, attack_sq, top) if PRUNE else None
-        if pairs is not None:
-            later.extend((p, sq, t, order + i) for i, (sq, t) in enumerate(pairs))
-            order += len(pairs)
-            continue
+        provokes_act = p.kind in ("ranged", "area")
+        at_will = p.usage == "at-will"
         for sq, hits, origin in attack_options(ctx, p, targets, attack_sq, top):
-            terms = _terms(turn, p, sq, attack_sq, post)
-            out.append(_scored(turn, p, sq, hits, origin, order, terms, post))
-            order += 1
-    if len(out) + len(later) <= KEEP:  # every one is kept: no bound can skip any
-        for p, sq, t, n in later:
-            _add(turn, out, p, sq, t, n, _terms(turn, p, sq, attack_sq, post), post)
-        return out
-    return _best_first(turn, out, later, attack_sq, post)
-
-
-def _best_first(
-    turn: Turn,
-    out: list[Scored],
-    later: list[tuple[Power, Square, Combatant, int]],
-    attack_sq: dict[Square, Route | None],
-    post: tuple[Route, float] | None,
-) -> list[Scored]:
-    """Score the single-target candidates `later` best bound first, until `KEEP` scores
-    (those of `out` included) beat the next bound."""
-    ctx = turn.ctx
-    bounded = []
-    for p, sq, t, n in later:
-        terms = _terms(turn, p, sq, attack_sq, post)
-        worth = hit_bound(ctx, p, t, ca_possible(ctx, p, t, sq))
-        bounded.append((_score(worth, 0.0, terms, post), n, p, sq, t, terms))
-    best = heapq.nlargest(KEEP, (s.score for s in out))
-    heapq.heapify(best)
-    bounded.sort(key=lambda x: (-x[0], x[1]))
-    for bound, n, p, sq, t, terms in bounded:
-        if len(best) >= KEEP and bound < best[0]:
-            break  # neither this one nor any after it can make the cut
-        score = _add(turn, out, p, sq, t, n, terms, post)
-        if score is None:
-            continue
-        if len(best) < KEEP:
-            heapq.heappush(best, score)
-        elif score > best[0]:
-            heapq.heapreplace(best, score)
+            via = attack_sq[sq]
+            cost, surv, _ = turn.route_cost[sq]
+            if provokes_act:
+                act_cost, act_surv, _ = act_provokes(ctx, sq, via)
+                cost += act_cost
+                surv *= act_surv
+            worth = hits[0].value if len(hits) == 1 else sum(h.value for h in hits)
+            spend = 0.0 if at_will else ctx.spend_cost(p, worth, [f.b[h.target] for h in hits])
+            here = turn.value(sq)
+            score = worth * surv - cost - spend + here
+            run = via is None and post is not None and post[1] > here + 0.5
+            if run and post is not None:
+                score += post[1] - here
+            out.append(Scored(score, len(out), p, sq, hits, origin, run))
     return out
-
-
-def _add(
-    turn: Turn,
-    out: list[Scored],
-    p: Power,
-    sq: Square,
-    t: Combatant,
-    n: int,
-    terms: Terms,
-    post: tuple[Route, float] | None,
-) -> float | None:
-    """Score my `p` on `t` from `sq` as a turn into `out`: its score (None: no attack)."""
-    hit = hit_at(turn.ctx, p, t, sq)
-    if hit is None:
-        return None
-    s = _scored(turn, p, sq, [hit], None, n, terms, post)
-    out.append(s)
-    return s.score
-
-
-Terms = tuple[float, float, float, bool]
-"""What a candidate's square adds to its score: (chance to survive the opportunity attacks
-on the way and of the attack, what they cost, the worth of the square, hit and run)."""
-
-
-def _terms(
-    turn: Turn,
-    p: Power,
-    sq: Square,
-    attack_sq: dict[Square, Route | None],
-    post: tuple[Route, float] | None,
-) -> Terms:
-    ctx = turn.ctx
-    via = attack_sq[sq]
-    cost, surv, _ = turn.route_cost[sq]
-    if p.kind in ("ranged", "area"):
-        act_cost, act_surv, _ = act_provokes(ctx, sq, via)
-        cost += act_cost
-        surv *= act_surv
-    here = turn.value(sq)
-    run = via is None and post is not None and post[1] > here + 0.5
-    return surv, cost, here, run
-
-
-def _score(worth: float, spend: float, terms: Terms, post: tuple[Route, float] | None) -> float:
-    """The score of a candidate worth `worth`, spending the power costing `spend`: rises with
-    `worth` and falls with `spend` (so a bound of the worth, spending nothing, bounds it)."""
-    surv, cost, here, run = terms
-    score = worth * surv - cost - spend + here
-    if run and post is not None:
-        score += post[1] - here
-    return score
-
-
-def _scored(
-    turn: Turn,
-    p: Power,
-    sq: Square,
-    hits: list[Hit],
-    origin: Square | None,
-    order: int,
-    terms: Terms,
-    post: tuple[Route, float] | None,
-) -> Scored:
-    ctx = turn.ctx
-    worth = hits[0].value if len(hits) == 1 else sum(h.value for h in hits)
-    spend = 0.0
-    if p.usage != "at-will":
-        b = ctx.f.b
-        spend = ctx.spend_cost(p, worth, [b[h.target] for h in hits])
-    return Scored(_score(worth, spend, terms, post), order, p, sq, hits, origin, terms[3])
 
 
 def _option(

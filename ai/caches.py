@@ -43,9 +43,6 @@ class Caches:
     """`parts_for`: (my power, target) -> the target's part."""
     square_parts: dict[SquareKey, SquarePart] = field(default_factory=dict)
     """`square_part_at`: (my power, target, my square, area origin) -> the square part."""
-    bounds: dict[tuple[str, str, bool], float] = field(default_factory=dict)
-    """`hit_bound`: (my power, target, with combat advantage) -> the most a hit on it could
-    be worth from any square (any with no combat advantage)."""
     # --- ai.scoring.Context -----------------------------------------------------------------
     dangers: dict[str, Danger] = field(default_factory=dict)
     """`danger`: enemy -> its danger (a view of the side's per-round table)."""
@@ -53,8 +50,8 @@ class Caches:
     """`conditions_of`: creature -> `Battle.conditions`."""
     exprs: dict[str, DiceExpr | None] = field(default_factory=dict)
     """`expr`: my power -> its damage expression."""
-    means: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
-    """`damage_means`: (my power, target) -> mean damage of a hit and of a critical hit."""
+    crit: dict[tuple[str, str], float] = field(default_factory=dict)
+    """`crit_damage`: (my power, target) -> mean damage of a critical hit."""
     flank_sides: dict[str, frozenset[Side]] = field(default_factory=dict)
     """`flank_sides`: target -> the sides of it from which I would flank it."""
     ranges: dict[str, int] = field(default_factory=dict)

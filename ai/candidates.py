@@ -33,8 +33,6 @@ ROUGH_KEEP = 8
 """Area placements (origins, blasts) scored exactly, after a rough count of who is caught."""
 Candidate = tuple[Square, list[Hit], Square | None]
 """(square to attack from, scored targets, area origin or blast corner)."""
-Pair = tuple[Square, Combatant]
-"""(square to attack from, the one target), not yet scored."""
 _BLASTS: dict[tuple[int, int, Square, int, int], list[Square]] = {}
 """`blasts_of`: (map width, height, square, size, blast) -> `engine.grid.blast_origins`."""
 
@@ -72,70 +70,40 @@ def attack_options(
     return []
 
 
-def single_pairs(
-    ctx: Context,
-    p: Power,
-    targets: list[Combatant],
-    attack_sq: dict[Square, Route | None],
-    top: list[Square],
-) -> list[Pair] | None:
-    """(square, target) of each way to use `p` on one target, in the order `attack_options`
-    gives them, before any is scored (for the search that skips the hopeless:
-    `ai.attack_plans`); None for the powers `attack_options` handles otherwise (areas, several
-    targets, no attack roll)."""
-    if p.attack is None or p.targets > 1:
-        return None
-    if p.kind == "melee" and p.target != "self":
-        return melee_pairs(ctx, p, targets, attack_sq)
-    if p.kind == "ranged":
-        return ranged_pairs(ctx, p, targets, top)
-    return None
-
-
-def melee_pairs(
-    ctx: Context, p: Power, targets: list[Combatant], attack_sq: dict[Square, Route | None]
-) -> list[Pair]:
-    """Each target, from each square it can attack from within reach of it."""
-    f = ctx.f
-    me = f.me
-    rng = power_range(me, p)
-    out: list[Pair] = []
-    for t in targets:
-        if me.size == 1:
-            ring = threatened_squares(f.bmap, t.pos, t.size, rng)
-            out.extend((sq, t) for sq in ring if sq in attack_sq)
-        else:
-            out.extend((sq, t) for sq in attack_sq if ctx.in_reach(p, t, sq))
-    return out
-
-
 def melee_options(
     ctx: Context, p: Power, targets: list[Combatant], attack_sq: dict[Square, Route | None]
 ) -> list[Candidate]:
     """Each target from each square it can attack from within reach of it."""
-    return _scored_pairs(ctx, p, melee_pairs(ctx, p, targets, attack_sq))
-
-
-def ranged_pairs(ctx: Context, p: Power, targets: list[Combatant], top: list[Square]) -> list[Pair]:
-    """The few targets worth shooting (`shortlist`), from each of the best few squares that
-    reaches them."""
-    chosen = shortlist(ctx, p, targets, top)
-    return [(sq, t) for sq in top for t in chosen if ctx.in_reach(p, t, sq)]
+    f = ctx.f
+    me = f.me
+    rng = power_range(me, p)
+    out: list[Candidate] = []
+    for t in targets:
+        if me.size == 1:
+            ring = threatened_squares(f.bmap, t.pos, t.size, rng)
+            cands = [sq for sq in ring if sq in attack_sq]
+        else:
+            cands = [sq for sq in attack_sq if ctx.in_reach(p, t, sq)]
+        for sq in cands:
+            hit = hit_at(ctx, p, t, sq)
+            if hit is not None:
+                out.append((sq, [hit], None))
+    return _multi(p, out)
 
 
 def ranged_options(
     ctx: Context, p: Power, targets: list[Combatant], top: list[Square]
 ) -> list[Candidate]:
     """The few targets worth shooting (`shortlist`) from the best few squares."""
-    return _scored_pairs(ctx, p, ranged_pairs(ctx, p, targets, top))
-
-
-def _scored_pairs(ctx: Context, p: Power, pairs: list[Pair]) -> list[Candidate]:
+    chosen = shortlist(ctx, p, targets, top)
     out: list[Candidate] = []
-    for sq, t in pairs:
-        hit = hit_at(ctx, p, t, sq)
-        if hit is not None:
-            out.append((sq, [hit], None))
+    for sq in top:
+        for t in chosen:
+            if not ctx.in_reach(p, t, sq):
+                continue
+            hit = hit_at(ctx, p, t, sq)
+            if hit is not None:
+                out.append((sq, [hit], None))
     return _multi(p, out)
 
 

@@ -15,7 +15,6 @@ conditions as the damage they prevent, minus damage expected to be taken.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -24,7 +23,7 @@ from ai.facts import Facts, facts_of
 from ai.memory import Danger, SideMemory
 from ai.position import square_value
 from ai.roles import Weights
-from ai.utility import condition_parts, condition_value, usage_cost
+from ai.utility import condition_value, usage_cost
 from engine.attacks import AttackPreview, damage_expr
 from engine.content.schema import Power
 from engine.dice import DiceExpr
@@ -217,56 +216,10 @@ class Context:
             )
         return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
 
-    def value_bound(self, p: Power, t: Combatant, top: tuple[float, float], damage: float) -> float:
-        """An upper bound of `score_hit(p, t, pv).value` over every preview whose chances to
-        hit and to crit are at most `top` and whose expected damage is at most `damage`
-        (infinity: none, for a target of my side or a negative weight). Term by term: the
-        damage counted at most `damage` (and at most what the hit points left can take); the
-        chance to drop it at most every hit's chance times a plain hit's and every crit's
-        times what a crit adds; each condition outcome at its best chance (a hit at most
-        `top`, a miss or an effect at most certain). A hair above, so that no rounding puts
-        it below the exact value."""
-        f = self.f
-        w = f.w
-        if t.side == f.me.side or min(w.damage, w.kill) < 0:
-            return math.inf
-        if not t.standing:
-            return 0.15 * damage + 1e-9
-        hit, crit = top
-        hp_eff = 1 if t.creature.minion else t.hp + t.temp_hp
-        focus = self.focus(t)
-        if focus < 0:
-            return math.inf
-        useful = min(damage, hit * max(hp_eff, 0) + 0.5)
-        drop = 0.0
-        expr = self.expr(p)
-        if expr is not None:
-            need = max(1, hp_eff)
-            if f.weakened:
-                need *= 2
-            if t.creature.insubstantial or "insubstantial" in self.conditions_of(t):
-                need *= 2
-            akey = (p.id, need)
-            at_least = self.c.at_least.get(akey)
-            if at_least is None:
-                at_least = self.c.at_least[akey] = expr.prob_at_least(need)
-            crit_drops = float(self.crit_damage(p, t) >= need)
-            drop = hit * at_least + crit * max(0.0, crit_drops - at_least)
-        cond = 0.0
-        for which, worth in condition_parts(self, p, t):
-            cond += max(0.0, (hit if which == 0 else 1.0) * w.condition * worth)
-        bound = w.damage * useful * focus + w.kill * drop * self.kill_value(t) + cond
-        return bound + 1e-9 * (1.0 + abs(bound))
-
     def crit_damage(self, p: Power, t: Combatant) -> float:
         """The ruleset's mean damage of a critical hit of my `p` on `t` (`damage_means`)."""
-        return self.damage_means(p, t)[1]
-
-    def damage_means(self, p: Power, t: Combatant) -> tuple[float, float]:
-        """The ruleset's mean damage of a hit and of a critical hit of my `p` on `t`, once per
-        decision ((0, 0): it deals no damage)."""
         key = (p.id, t.id)
-        hit = self.c.means.get(key)
+        hit = self.c.crit.get(key)
         if hit is None:
             f = self.f
             expr = self.expr(p)
@@ -275,7 +228,7 @@ class Context:
                 if expr is not None
                 else (0.0, 0.0)
             )
-            hit = self.c.means[key] = (float(means[0]), float(means[1]))
+            hit = self.c.crit[key] = float(means[1])
         return hit
 
     def conditions_of(self, c: Combatant) -> set[str]:

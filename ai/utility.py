@@ -83,23 +83,17 @@ def parts_of(eff: EffectSpec | ActiveEffect) -> Parts:
 def condition_value(ctx: Context, p: Power, t: Combatant, hit: float) -> float:
     """The conditions, ongoing damage and penalties `p` lays on enemy `t` (chance-weighted).
     The worth of each outcome is the same all decision long: worked out once per target."""
+    key = (p.id, t.id)
+    parts = ctx.c.conditions_on.get(key)
+    if parts is None:
+        parts = ctx.c.conditions_on[key] = _outcomes_on_enemy(ctx, p, t)
     total = 0.0
-    for which, worth in condition_parts(ctx, p, t):
+    for which, worth in parts:
         chance = hit if which == 0 else (1.0 - hit if which == 1 else 1.0)
         if chance <= 0:
             continue
         total += chance * worth
     return total
-
-
-def condition_parts(ctx: Context, p: Power, t: Combatant) -> tuple[tuple[int, float], ...]:
-    """(outcome: 0 hit, 1 miss, 2 effect, its worth) of each outcome of `p` that lays
-    something on enemy `t`, once per decision (`condition_value` weighs them by chance)."""
-    key = (p.id, t.id)
-    parts = ctx.c.conditions_on.get(key)
-    if parts is None:
-        parts = ctx.c.conditions_on[key] = _outcomes_on_enemy(ctx, p, t)
-    return parts
 
 
 def _outcomes_on_enemy(ctx: Context, p: Power, t: Combatant) -> tuple[tuple[int, float], ...]:
