@@ -189,8 +189,9 @@ class Battle:
 
     # --- events -------------------------------------------------------------------
     def emit(self, event: Event) -> None:
-        by = self.dice.origin() if self.dice.pending and event.type in ROLL_EVENTS else None
-        self.log.append(Logged(len(self.log), self.round, event, by))
+        log, dice = self.log, self.dice
+        by = dice.origin() if dice.pending and event.type in ROLL_EVENTS else None
+        log.append(Logged(len(log), self.round, event, by))
 
     def events_since(self, mark: int) -> list[Logged]:
         return self.log[mark:]
@@ -373,11 +374,11 @@ class Battle:
         return False
 
     def can_act(self, c: Combatant) -> bool:
-        return c.standing and not self.flag(c, "no_actions")
+        return c.state in STANDING and "no_actions" not in self._conditions(c)[1]
 
     def can_react(self, c: Combatant) -> bool:
         """Immediate and opportunity actions (F-TRN-5: not while surprised)."""
-        return c.standing and not self.flag(c, "no_reactions")
+        return c.state in STANDING and "no_reactions" not in self._conditions(c)[1]
 
     def speed(self, c: Combatant) -> int:
         base = self.ruleset.base_speed(c) + self.modifier(c, "speed")
@@ -403,6 +404,8 @@ class Battle:
         }
 
 
+STANDING = ("healthy", "bloodied")
+"""The hit point states that count as standing (`Combatant.standing`)."""
 DEFENSE_NAMES = frozenset({"ac", "fortitude", "reflex", "will"})
 GRANTS_CA_TO_SOURCE = "grants_ca_to_source"
 """An effect part: its target grants combat advantage to the effect's source only."""

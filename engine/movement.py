@@ -125,7 +125,8 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
         _segment(battle, c, act.mode, path, cost)
         return
     provoked: dict[int, list[str]] = {}
-    for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c)):
+    left = {sq for p in path[:-1] for sq in footprint(p, c.size)}
+    for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c, left)):
         provoked.setdefault(i, []).append(enemy)
     start = 0
     for i in range(len(path) - 1):
@@ -235,21 +236,30 @@ def reactors(battle: Battle, mover: Combatant) -> list[Combatant]:
 
 
 def _may_react(battle: Battle, e: Combatant, mover: Combatant) -> bool:
+    # Pure tests, cheapest first (sight is the dear one): the order changes only the cost.
     return (
-        battle.can_react(e)
+        battle.ruleset.may_take_opportunity(e, battle.turn_counter, battle.round)
+        and battle.can_react(e)
         and e.basic_melee() is not None
         and can_see(battle, e, mover)
-        and battle.ruleset.may_take_opportunity(e, battle.turn_counter, battle.round)
     )
 
 
-def _threats(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
-    rules, round_no = battle.ruleset, battle.round
-    return {
-        e.id: threatened_squares(battle.map, e.pos, e.size, e.reach)
-        for e in reactors(battle, mover)
-        if rules.move_opportunity_open(mover, e, round_no)  # S-14: once a round per enemy
-    }
+def _threats(
+    battle: Battle, mover: Combatant, left: set[Square] | None = None
+) -> dict[str, frozenset[Square]]:
+    """Each enemy that could take an opportunity attack on `mover` now, with the squares it
+    threatens, in roster order. `left`: the squares a move leaves; an enemy that threatens
+    none of them is left out (it is provoked by nothing: the sight tests aren't worth it)."""
+    rules, round_no, bmap = battle.ruleset, battle.round, battle.map
+    out: dict[str, frozenset[Square]] = {}
+    for e in battle.enemies_of(mover):
+        threat = threatened_squares(bmap, e.pos, e.size, e.reach)
+        if left is not None and left.isdisjoint(threat):
+            continue
+        if _may_react(battle, e, mover) and rules.move_opportunity_open(mover, e, round_no):
+            out[e.id] = threat  # S-14: once a round per enemy
+    return out
 
 
 def move_provocations(
@@ -292,13 +302,23 @@ def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Squa
 def act_provokers(battle: Battle, c: Combatant) -> list[Combatant]:
     """The enemies a ranged or area power used by `c` where it stands provokes (S-14): the
     AI's explanations ask this too."""
-    mine = battle.squares(c)
     # `reactors` filtered by adjacency, cheapest test first (sight is the dear one).
-    return [
-        e
-        for e in battle.enemies_of(c)
-        if distance(mine, footprint(e.pos, e.size)) == 1 and _may_react(battle, e, c)
-    ]
+    out = []
+    side, size = c.side, c.size
+    cx, cy = c.pos
+    mine = battle.squares(c)
+    for e in battle.combatants.values():
+        if e.side == side or e.state == "dead":
+            continue
+        if size == 1 and e.size == 1:  # `distance` of two single squares, inlined
+            dx, dy = e.pos[0] - cx, e.pos[1] - cy
+            if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:
+                continue
+        elif distance(mine, footprint(e.pos, e.size)) != 1:
+            continue
+        if _may_react(battle, e, c):
+            out.append(e)
+    return out
 
 
 def provoke_for_act(battle: Battle, c: Combatant) -> None:

@@ -48,17 +48,22 @@ class _Index:
 
 def _index(battle: Battle) -> _Index:
     hit: _Index | None = battle.memo.get(_MEMO)
-    roster = battle.combatants.version
-    if hit is None or hit.roster != roster:
-        by_kind: dict[str, list[tuple[str, Power]]] = {}
-        by_self: dict[tuple[str, str], list[tuple[str, Power]]] = {}
-        for c in battle.combatants.values():
-            for p in c.powers:
-                if p.action in TRIGGERED_ACTIONS and p.trigger is not None:
-                    by_kind.setdefault(p.trigger.when, []).append((c.id, p))
-                    by_self.setdefault((p.trigger.when, c.id), []).append((c.id, p))
-        hit = _Index(roster, by_kind, by_self)
-        battle.memo[_MEMO] = hit
+    if hit is None or hit.roster != battle.combatants.version:
+        hit = _build(battle)
+    return hit
+
+
+def _build(battle: Battle) -> _Index:
+    """Index the fight's triggered powers again (a creature joined or left: `_index`)."""
+    by_kind: dict[str, list[tuple[str, Power]]] = {}
+    by_self: dict[tuple[str, str], list[tuple[str, Power]]] = {}
+    for c in battle.combatants.values():
+        for p in c.powers:
+            if p.action in TRIGGERED_ACTIONS and p.trigger is not None:
+                by_kind.setdefault(p.trigger.when, []).append((c.id, p))
+                by_self.setdefault((p.trigger.when, c.id), []).append((c.id, p))
+    hit = _Index(battle.combatants.version, by_kind, by_self)
+    battle.memo[_MEMO] = hit
     return hit
 
 
@@ -69,11 +74,15 @@ def triggered(battle: Battle) -> dict[str, list[tuple[str, Power]]]:
 
 
 def any_for(battle: Battle, *kinds: str) -> bool:
-    """Does anyone in the fight have a power triggered by one of `kinds`?"""
-    table = _index(battle).by_kind
+    """Does anyone in the fight have a power triggered by one of `kinds`? (Asked a few times
+    on every action and turn: `_index` inlined.)"""
+    hit: _Index | None = battle.memo.get(_MEMO)
+    if hit is None or hit.roster != battle.combatants.version:
+        hit = _build(battle)
+    table = hit.by_kind
     if not table:  # the common case: nobody in the fight has one
         return False
-    return any(k in table for k in kinds)
+    return not table.keys().isdisjoint(kinds)
 
 
 def may_react(battle: Battle, r: Combatant) -> bool:

@@ -214,9 +214,10 @@ def advance(battle: Battle) -> None:
             _new_round(battle)
             if battle.over:
                 return
-        c = battle[battle.order[battle.turn_index]]
+        c = battle.combatants[battle.order[battle.turn_index]]
         if c.state == "dead":
-            expire_for_missed_turn(battle, c)
+            if battle.effects:
+                expire_for_missed_turn(battle, c)
             continue
         if battle.surprise_round and c.surprised:
             continue
@@ -256,11 +257,16 @@ def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
     if not resumed:
         c.turns_started += 1
         c.readied = None
-        _turn_trigger(battle, "turn_start", c, interrupt=True)
-        expire_at_turn_start(battle, c)  # F-DUR-2
-        ongoing_at_turn_start(battle, c)  # F-DMG-6
-        _recharge(battle, c)  # X-PWR-1
-        _turn_trigger(battle, "turn_start", c, interrupt=False)
+        triggers = any_for(battle, "turn_start")  # (who is in the fight can't change here)
+        if triggers:
+            _turn_trigger(battle, "turn_start", c, interrupt=True)
+        if battle.effects:  # (each of these only reads the effects: none, nothing to do)
+            expire_at_turn_start(battle, c)  # F-DUR-2
+            ongoing_at_turn_start(battle, c)  # F-DMG-6
+        if c.used_powers:
+            _recharge(battle, c)  # X-PWR-1
+        if triggers:
+            _turn_trigger(battle, "turn_start", c, interrupt=False)
         if check_end(battle):
             return
     if not c.alive:
@@ -291,14 +297,18 @@ def _recharge(battle: Battle, c: Combatant) -> None:
 
 def end_turn(battle: Battle, c: Combatant) -> None:
     """F-DUR-3/6 expiries, then saving throws (F-SAV-2), then a death save (S-10)."""
-    _turn_trigger(battle, "turn_end", c, interrupt=True)
-    expire_at_turn_end(battle, c)
-    end_of_turn_saves(battle, c)
+    triggers = any_for(battle, "turn_end")  # (who is in the fight can't change here)
+    if triggers:
+        _turn_trigger(battle, "turn_end", c, interrupt=True)
+    if battle.effects:  # (both only read the effects: none, nothing to do)
+        expire_at_turn_end(battle, c)
+        end_of_turn_saves(battle, c)
     if c.state == "dying":
         _death_save(battle, c)
     battle.current = None
     battle.emit(TurnEnd(c.id))
-    _turn_trigger(battle, "turn_end", c, interrupt=False)
+    if triggers:
+        _turn_trigger(battle, "turn_end", c, interrupt=False)
     if check_end(battle):
         return
     _offer_delayed(battle, c)
@@ -330,6 +340,11 @@ def delay(battle: Battle, c: Combatant) -> None:
 
 
 def _offer_delayed(battle: Battle, after: Combatant) -> None:
+    for c in battle.combatants.values():
+        if c.delayed:
+            break
+    else:
+        return  # the common case: nobody is waiting
     for cid in list(battle.order):
         d = battle[cid]
         if not d.delayed or d.id == after.id or not d.standing:
