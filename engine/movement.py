@@ -39,8 +39,16 @@ RUNNING = EffectSpec(
 
 
 def budget(battle: Battle, c: Combatant, mode: str) -> int:
+    if mode == "shift":
+        return 1
     speed = battle.speed(c)
-    return {"walk": speed, "run": speed + 2, "shift": 1, "withdraw": 2 * speed}[mode]
+    if mode == "walk":
+        return speed
+    if mode == "run":
+        return speed + 2
+    if mode == "withdraw":
+        return 2 * speed
+    raise KeyError(mode)
 
 
 def check_move(
@@ -128,9 +136,13 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
     left = {sq for p in path[:-1] for sq in footprint(p, c.size)}
     for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c, left)):
         provoked.setdefault(i, []).append(enemy)
+    # Nobody readies during another's move: with no readied action now, no step sets one off.
+    readied = act.mode != "shift" and any(r.readied is not None for r in battle.combatants.values())
     start = 0
     for i in range(len(path) - 1):
-        start, stop = _step(battle, c, act.mode, path, i, start, provoked, moving_triggers)
+        start, stop = _step(
+            battle, c, act.mode, path, i, start, provoked, (moving_triggers, readied)
+        )
         if stop is not None:
             _settle(battle, c, act.mode, path, stop)  # the move ends where it was stopped
             return
@@ -147,12 +159,14 @@ def _step(
     i: int,
     start: int,
     provoked: dict[int, list[str]],
-    triggers: bool,
+    watch: tuple[bool, bool],
 ) -> tuple[int, int | None]:
     """What happens around the step from path[i] to path[i+1]: interrupts before it, the
     opportunity attacks of leaving path[i], then readied actions and reactions once in
     path[i+1]. Returns (where the unlogged rest of the path starts, the index in `path`
-    where the move stopped or None). Whatever interrupts the move logs the path so far."""
+    where the move stopped or None). Whatever interrupts the move logs the path so far.
+    `watch`: (may a triggered power answer a step, may a readied action)."""
+    triggers, readied = watch
     if triggers and _step_triggers(battle, c, mode, path, i, start, True):
         start = i  # an interrupt of the step: the mover is still at path[i]
         if _stopped(battle, c):
@@ -165,7 +179,7 @@ def _step(
         opportunity_attack(battle, battle[enemy_id], c, path[i])
         if _stopped(battle, c):
             return start, i
-    if mode != "shift" and _readied_trigger(battle, c, mode, path, i + 1, start):
+    if readied and _readied_trigger(battle, c, mode, path, i + 1, start):
         start = i + 1
         if _stopped(battle, c):
             return start, i + 1
