@@ -9,12 +9,13 @@ rolls their saves and moves on, so a caller only ever sees a turn that needs a d
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.arrivals import arrive
 from engine.battle import Battle
+from engine.content.schema import Creature, Surprise
 from engine.content.schema import Encounter as EncounterSpec
-from engine.content.schema import Surprise
 from engine.decisions import DelayReturnQuestion
 from engine.effects import (
     add_effect,
@@ -41,11 +42,13 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from engine.grid import BattleMap
 from engine.hp import heal, update_state
 from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
 from engine.triggers import any_for, fire, spend_immediate
 
+Square = tuple[int, int]
 SCHEMA = 2
 """The combat log's schema version (log-schema.md, `encounter_start.schema`). Version 2
 (docs/log.md "schema 2 additions"): each combatant's rule-relevant traits and starting state
@@ -67,46 +70,62 @@ def start_event(
         {**combatant_entry(b, c, c.surprised), "arrives_round": coming.get(c.id)}
         for c in [*b.combatants.values(), *(c for _, c in b.waiting.values())]
     ]  # `surprised` as decided: `decide_surprise` runs first
-    terrain = {k: [list(sq) for sq in v] for k, v in b.map.terrain_squares().items()}
+    terrain = {k: [list(sq) for sq in v] for k, v in _terrain(b.map)}
     bmap = {"name": spec.map.name, "width": b.map.width, "height": b.map.height, "terrain": terrain}
     return EncounterStart(SCHEMA, source, content_hash, ruleset, seed, bmap, tuple(combatants))
+
+
+_TERRAIN: dict[int, tuple[BattleMap, tuple[tuple[str, tuple[Square, ...]], ...]]] = {}
+
+
+def _terrain(bmap: BattleMap) -> tuple[tuple[str, tuple[Square, ...]], ...]:
+    """`bmap.terrain_squares()`, kept per map in the process (a map never changes; a sim
+    writes it in every fight's first line). Bounded as `_TRAITS` is."""
+    hit = _TERRAIN.get(id(bmap))
+    if hit is not None and hit[0] is bmap:
+        return hit[1]
+    out = tuple((k, tuple(v)) for k, v in bmap.terrain_squares().items())
+    if len(_TERRAIN) >= _TRAITS_LIMIT:
+        _TERRAIN.clear()
+    _TERRAIN[id(bmap)] = (bmap, out)
+    return out
 
 
 def combatant_entry(b: Battle, c: Combatant, surprised: bool = False) -> dict[str, Any]:
     """One creature as the log describes it (encounter_start's `combatants`, and a creature
     the GM adds mid-fight: `engine.gm`)."""
+    t = _traits(b, c)
     return {
         "id": c.id,
         "name": c.name,
         "side": c.side,
-        "pc": c.pc,
+        "pc": t.pc,
         "control": c.control,
-        "level": c.level,
+        "level": t.level,
         "max_hp": c.max_hp,
         "hp": c.hp,
-        "speed": b.ruleset.base_speed(c),
+        "speed": t.speed,
         "pos": list(c.pos),
         "size": c.size,
-        "reach": c.reach,
-        "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
+        "reach": t.reach,
+        "defenses": dict(t.defenses),
         "surprised": surprised,
-        "role": c.creature.role,
-        "creature": c.creature.id,
-        **_schema2(b, c),
+        "role": t.role,
+        "creature": t.creature,
+        **_schema2(b, c, t),
     }
 
 
-def _schema2(b: Battle, c: Combatant) -> dict[str, Any]:
+def _schema2(b: Battle, c: Combatant, t: _Traits) -> dict[str, Any]:
     """What schema 2 adds for each combatant (docs/log.md): the traits rules read, the
     state it starts in (a fight that starts mid-way), the ruleset's numbers for it."""
-    cr = c.creature
     return {
-        "invisible": cr.invisible,
-        "insubstantial": cr.insubstantial,
-        "minion": cr.minion,
-        "immune": list(cr.immune),
-        "resist": dict(cr.resist),
-        "vulnerable": dict(cr.vulnerable),
+        "invisible": t.invisible,
+        "insubstantial": t.insubstantial,
+        "minion": t.minion,
+        "immune": list(t.immune),
+        "resist": dict(t.resist),
+        "vulnerable": dict(t.vulnerable),
         "state": c.state,
         "temp_hp": c.temp_hp,
         "surges": c.surges,
@@ -114,9 +133,69 @@ def _schema2(b: Battle, c: Combatant) -> dict[str, Any]:
         "death_failures": c.death_failures,
         "powers_spent": sorted(c.used_powers),
         "powers": [p.id for p in c.powers],
-        "skills": cr.skills.model_dump(),
+        "skills": dict(t.skills),
         "numbers": b.ruleset.log_numbers(c),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class _Traits:
+    """What a combatant's log entry takes from its creature (frozen content) and the
+    ruleset's class alone: worked out once per creature and ruleset in the process (a sim
+    writes an `encounter_start` per fight; `_TRAITS`). Each entry gets its own copies of the
+    containers (a log line is the caller's to keep)."""
+
+    creature_obj: Creature
+    """Kept so that the `id()` in the key can't be reused by another object meanwhile."""
+    pc: bool
+    level: int
+    speed: int
+    reach: int
+    defenses: tuple[tuple[str, int], ...]
+    role: str | None
+    creature: str
+    invisible: bool
+    insubstantial: bool
+    minion: bool
+    immune: tuple[str, ...]
+    resist: tuple[tuple[str, int], ...]
+    vulnerable: tuple[tuple[str, int], ...]
+    skills: tuple[tuple[str, Any], ...]
+
+
+_TRAITS: dict[tuple[int, type], _Traits] = {}
+_TRAITS_LIMIT = 4096
+"""Entries of `_TRAITS` before it starts over (a long session that loads much content)."""
+
+
+def _traits(b: Battle, c: Combatant) -> _Traits:
+    cr = c.creature
+    key = (id(cr), type(b.ruleset))
+    hit = _TRAITS.get(key)
+    if hit is not None and hit.creature_obj is cr:
+        return hit
+    rs = b.ruleset
+    t = _Traits(
+        cr,
+        c.pc,
+        c.level,
+        rs.base_speed(c),
+        c.reach,
+        tuple((d, rs.defense(c, d)) for d in DEFENSES),
+        cr.role,
+        cr.id,
+        cr.invisible,
+        cr.insubstantial,
+        cr.minion,
+        tuple(cr.immune),
+        tuple(cr.resist.items()),
+        tuple(cr.vulnerable.items()),
+        tuple(cr.skills.model_dump().items()),
+    )
+    if len(_TRAITS) >= _TRAITS_LIMIT:
+        _TRAITS.clear()
+    _TRAITS[key] = t
+    return t
 
 
 def start_effects(battle: Battle, spec: EncounterSpec) -> None:
