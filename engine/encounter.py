@@ -164,7 +164,7 @@ class Encounter:
     @property
     def current(self) -> Combatant | None:
         cid = self.battle.current
-        return self.battle[cid] if cid else None
+        return self.battle.combatants[cid] if cid else None
 
     @property
     def log(self) -> list[Logged]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.actions import Impossible, Move
+from engine.actions import Impossible, Move, UsePower
 from engine.attacks import can_see
 from engine.battle import Battle
 from engine.content.schema import EffectSpec, Modifier
 from engine.decisions import OpportunityQuestion
 from engine.effects import add_effect
-from engine.events import Moved, Provoke
+from engine.events import ActionSpent, Moved, Provoke
 from engine.grid import (
     MoveMode,
     Terrain,
@@ -298,9 +298,7 @@ def threatening(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]
 
 
 def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Square) -> None:
-    from engine.actions import UsePower
-    from engine.events import ActionSpent
-    from engine.powers import resolve
+    from engine.powers import resolve  # (engine.powers imports the modules this one does)
 
     power = by.basic_melee()
     assert power is not None

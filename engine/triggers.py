@@ -82,6 +82,8 @@ def any_for(battle: Battle, *kinds: str) -> bool:
     table = hit.by_kind
     if not table:  # the common case: nobody in the fight has one
         return False
+    if len(kinds) == 1:
+        return kinds[0] in table
     return not table.keys().isdisjoint(kinds)
 
 
