@@ -159,7 +159,11 @@ class Battle:
         """Counts every turn started in the fight (X-OA-1 limits opportunity attacks by it)."""
         self.current: str | None = None
         self.effects = EffectTable()
-        self._cond_cache: dict[str, tuple[tuple[Any, ...], frozenset[str], frozenset[str]]] = {}
+        self._cond_cache: dict[
+            str, tuple[int, str, bool, bool, bool, tuple[frozenset[str], frozenset[str]]]
+        ] = {}
+        """`_conditions` by creature: (its effects' version, hit point state, surprised, the
+        surprise round, acted, the answer)."""
         self.effect_seq = 0
         self.surprise_round = False
         self.waiting: dict[str, tuple[int, Combatant]] = {}
@@ -285,18 +289,24 @@ class Battle:
     # --- conditions ----------------------------------------------------------------
     def _conditions(self, c: Combatant) -> tuple[frozenset[str], frozenset[str]]:
         """(conditions, condition flags) of `c`, cached. Every attack asks a dozen times; the
-        answer depends only on the effects on `c` (whose table counts their changes), the hit point
-        state, surprise and whether it has acted, which make the cache key."""
-        key = (
-            self.effects.target_version.get(c.id, 0),
-            c.state,
-            c.surprised,
-            self.surprise_round,
-            c.acted,
-        )
+        answer depends only on the effects on `c` (whose table counts their changes), the hit
+        point state, surprise and whether it has acted, which the cache entry keeps beside it.
+        (Compared by identity where that is cheaper: a different but equal value only costs
+        working the answer out again.)"""
         hit = self._cond_cache.get(c.id)
-        if hit is not None and hit[0] == key:
-            return hit[1], hit[2]
+        if (
+            hit is not None
+            and hit[1] is c.state
+            and hit[4] is c.acted
+            and hit[2] is c.surprised
+            and hit[3] is self.surprise_round
+            and hit[0] == self.effects.target_version.get(c.id, 0)
+        ):
+            return hit[5]
+        return self._work_out_conditions(c)
+
+    def _work_out_conditions(self, c: Combatant) -> tuple[frozenset[str], frozenset[str]]:
+        """`_conditions` afresh, kept in the cache."""
         out: set[str] = set()
         for e in self.effects.values():
             if e.target == c.id:
@@ -317,8 +327,17 @@ class Battle:
             out.add("immobilized")
         conds = frozenset(out)
         flags = frozenset().union(*(FLAGS_OF.get(n, ()) for n in conds))
-        self._cond_cache[c.id] = (key, conds, flags)
-        return conds, flags
+        pair = (conds, flags)
+        version = self.effects.target_version.get(c.id, 0)
+        self._cond_cache[c.id] = (
+            version,
+            c.state,
+            c.surprised,
+            self.surprise_round,
+            c.acted,
+            pair,
+        )
+        return pair
 
     def conditions(self, c: Combatant) -> set[str]:
         """Every condition on `c`: from effects, from its hit point state, from surprise."""
