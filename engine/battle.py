@@ -308,8 +308,9 @@ class Battle:
     def _work_out_conditions(self, c: Combatant) -> tuple[frozenset[str], frozenset[str]]:
         """`_conditions` afresh, kept in the cache."""
         out: set[str] = set()
+        cid = c.id
         for e in self.effects.values():
-            if e.target == c.id:
+            if e.target == cid:
                 out.update(e.conditions)
         if c.state in ("unconscious", "dying", "stable"):
             out.update(("unconscious", "helpless", "prone"))
@@ -325,10 +326,12 @@ class Battle:
             out.update(("helpless", "prone"))
         if "restrained" in out:
             out.add("immobilized")
-        conds = frozenset(out)
-        flags = frozenset().union(*(FLAGS_OF.get(n, ()) for n in conds))
-        pair = (conds, flags)
-        version = self.effects.target_version.get(c.id, 0)
+        if out:
+            conds = frozenset(out)
+            pair = (conds, frozenset().union(*(FLAGS_OF.get(n, ()) for n in conds)))
+        else:
+            pair = NO_CONDITIONS  # most creatures, most of the time
+        version = self.effects.target_version.get(cid, 0)
         self._cond_cache[c.id] = (
             version,
             c.state,
@@ -423,6 +426,7 @@ class Battle:
         }
 
 
+NO_CONDITIONS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 STANDING = ("healthy", "bloodied")
 """The hit point states that count as standing (`Combatant.standing`)."""
 DEFENSE_NAMES = frozenset({"ac", "fortitude", "reflex", "will"})
