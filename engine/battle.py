@@ -184,6 +184,9 @@ class Battle:
         `occupancy`)."""
         self.memo: dict[Any, Any] = {}
         """Results of pure functions of frozen content, for the hot paths (keys name them)."""
+        self.end_pair: tuple[Combatant, Combatant] | None = None
+        """Two creatures of different sides that were standing when `engine.turns.check_end`
+        last looked: while both stand and are in the fight, the fight goes on (F-TRN-6)."""
         self.fled_sides: set[str] = set()
         """Sides a creature left while still standing (the GM removed it: `engine.gm`); a
         fight they lose ends with reason "fled" (F-TRN-6: fleeing ends an encounter)."""

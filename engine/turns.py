@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.arrivals import arrive
-from engine.battle import Battle
+from engine.battle import STANDING, Battle
 from engine.content.schema import Creature, Surprise
 from engine.content.schema import Encounter as EncounterSpec
 from engine.decisions import DelayReturnQuestion
@@ -465,18 +465,26 @@ def check_end(battle: Battle) -> bool:
     """F-TRN-6: the fight ends when at most one side has anyone standing."""
     if battle.over:
         return True
-    first: str | None = None
+    pair = battle.end_pair
+    if pair is not None:  # checked after every action: the last two witnesses usually stand
+        a, b = pair
+        roster = battle.combatants
+        standing = a.state in STANDING and b.state in STANDING
+        if standing and roster.get(a.id) is a and roster.get(b.id) is b:
+            return False
+    first: Combatant | None = None
     everyone: Iterable[Combatant] = battle.combatants.values()
     if battle.waiting:  # reinforcements count as standing
         everyone = [*everyone, *(c for _, c in battle.waiting.values())]
     for c in everyone:
-        if c.state in ("healthy", "bloodied"):  # standing
+        if c.state in STANDING:
             if first is None:
-                first = c.side
-            elif c.side != first:
-                return False  # (checked after every action: stop at the second side)
-    fled = battle.fled_sides - {first}
-    finish(battle, first, "fled" if fled else "defeat")
+                first = c
+            elif c.side != first.side:
+                battle.end_pair = (first, c)  # two sides stand while these two do
+                return False  # (stop at the second side)
+    fled = battle.fled_sides - {first.side if first is not None else None}
+    finish(battle, first.side if first is not None else None, "fled" if fled else "defeat")
     return True
 
 

@@ -39,7 +39,7 @@ from engine.movement import _threats, act_provokers, budget, opportunity_attack,
 from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
 from engine.triggers import _entries, any_for
-from engine.turns import _terrain, combatant_entry
+from engine.turns import _terrain, check_end, combatant_entry
 from tests.support.helpers import NAIVE, put_effect
 
 TRIGGER_KINDS: tuple[str, ...] = get_args(TriggerKind)
@@ -242,6 +242,10 @@ def agree(enc: Encounter) -> None:
         for mode in ("walk", "run", "shift", "withdraw"):
             assert budget(b, c, mode) == plain_budget(b, c, mode), (c.id, mode)
     assert _terrain(b.map) == tuple((k, tuple(v)) for k, v in b.map.terrain_squares().items())
+    if not b.over:  # F-TRN-6: the two kept witnesses (`end_pair`) against everyone's states
+        everyone = [*b.combatants.values(), *(c for _, c in b.waiting.values())]
+        sides = {c.side for c in everyone if c.standing}
+        assert check_end(b) == (len(sides) < 2)
 
 
 @settings(max_examples=40, deadline=None)
@@ -313,3 +317,22 @@ def test_X_OA_1_a_creature_the_gm_adds_takes_opportunity_attacks_like_the_others
     opportunity_attack(b, added, hero, hero.pos)
     assert not b.ruleset.may_take_opportunity(added, b.turn_counter, b.round)
     assert added not in act_provokers(b, hero)
+
+
+def test_F_TRN_6_the_fight_goes_on_while_two_sides_stand_whoever_falls_first() -> None:
+    """`check_end` keeps two standing creatures of different sides as witnesses; when one
+    falls (or leaves) it looks at everyone again, and the fight ends with the last side."""
+    enc = Encounter.create(loaded("brawl"), seed=2)
+    enc.start()
+    b = enc.battle
+    monsters = [c.id for c in b.combatants.values() if c.side == "monsters"]
+    assert b.end_pair is not None and not b.over
+    for i, cid in enumerate(monsters):
+        if cid == b.current:
+            continue  # the GM can't remove the creature whose turn it is: it drops last
+        enc.apply(GmHp(cid, "damage", 999) if i % 2 else GmRemove(cid))
+        left = [m for m in monsters if m in b.combatants and b[m].standing]
+        assert b.over == (not left), cid
+    for cid in [m for m in monsters if m in b.combatants and b[m].standing]:
+        enc.apply(GmHp(cid, "damage", 999))
+    assert b.over and b.winner == "party"
