@@ -93,6 +93,10 @@ class Combatant:
     )
     """(`powers`, its basic melee power): `basic_melee`, asked for every enemy that might
     take an opportunity attack."""
+    power_memo: tuple[tuple[Power, ...], dict[str, Power]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """(`powers`, them by id): `power`, asked twice on every use of a power."""
     reach_memo: tuple[Creature, int] | None = field(default=None, repr=False, compare=False)
     """(`creature`, its reach from its weapons): `reach`, asked on every threat query."""
     size: int = field(init=False, default=1)
@@ -141,10 +145,14 @@ class Combatant:
         return reach
 
     def power(self, power_id: str) -> Power | None:
-        for p in self.powers:
-            if p.id == power_id:
-                return p
-        return None
+        powers = self.powers
+        memo = self.power_memo
+        if memo is None or memo[0] is not powers:
+            index: dict[str, Power] = {}
+            for p in powers:
+                index.setdefault(p.id, p)  # the first of an id, as a search in order finds
+            memo = self.power_memo = (powers, index)
+        return memo[1].get(power_id)
 
     def weapon_for(self, power: Power) -> Weapon | None:
         """The weapon `power` is used with (`engine.content.checks.weapon_for`, memoized:

@@ -3,7 +3,7 @@
 The rules core skips work when nothing can read it: a turn's effect bookkeeping when no
 effect is active, triggered-power questions when nobody in the fight has such a power, the
 sight tests of an enemy that threatens no square a move leaves; and it keeps a few answers
-that follow from frozen content (a creature's basic melee power and reach, what its log entry
+that follow from frozen content (a creature's basic melee power, its powers by id and its reach, what its log entry
 takes from its creature, a map's terrain lists). Each shortcut is checked here against the
 plain rule, written out again in this file, over random states: fights of every ruleset cut
 anywhere (an undo, or a resumed save), with conditions put on and taken off, the GM's edits
@@ -216,6 +216,8 @@ def agree(enc: Encounter) -> None:
     for c in list(b.combatants.values()):
         assert c.basic_melee() is next((p for p in c.powers if p.basic and p.kind == "melee"), None)
         assert c.reach == plain_reach(c), c.id
+        for pid in [*(p.id for p in c.powers), "no-such-power"]:
+            assert c.power(pid) is next((p for p in c.powers if p.id == pid), None)
         assert combatant_entry(b, c, c.surprised) == plain_entry(b, c, c.surprised)
         assert list(combatant_entry(b, c)) == list(plain_entry(b, c)), "the keys' order"
         for kind in TRIGGER_KINDS:
