@@ -2,14 +2,15 @@
 
 The rules core skips work when nothing can read it: a turn's effect bookkeeping when no
 effect is active, triggered-power questions when nobody in the fight has such a power, the
-sight tests of an enemy that threatens no square a move leaves; and it keeps a few answers
-that follow from frozen content (a creature's basic melee power, its powers by id and its reach, what its log entry
-takes from its creature, a map's terrain lists). Each shortcut is checked here against the
-plain rule, written out again in this file, over random states: fights of every ruleset cut
-anywhere (an undo, or a resumed save), with conditions put on and taken off, the GM's edits
-(damage, removal, a creature added), creatures moved about, and Large creatures among them
-(`keep-d20`'s ogre). The turn bookkeeping's shortcuts are checked whole: fights played with
-them turned off log exactly what they log with them on.
+sight tests of an enemy that threatens no square a move leaves, a look at everyone to see
+whether the fight is over while two creatures of different sides still stand; and it keeps a
+few answers that follow from frozen content (a creature's basic melee power, its powers by
+id and its reach, what its log entry takes from its creature, a map's terrain lists). Each
+shortcut is checked here against the plain rule, written out again in this file, over random
+states: fights of every ruleset cut anywhere (an undo, or a resumed save), with conditions put
+on and taken off, the GM's edits (damage, removal, a creature added), creatures moved about,
+and Large creatures among them (`keep-d20`'s ogre). The turn bookkeeping's shortcuts are
+checked whole: fights played with them turned off log exactly what they log with them on.
 """
 
 from __future__ import annotations
