@@ -178,6 +178,8 @@ class Battle:
         self.extra_standard = 0
         self.moved_this_turn = False
         self._occupancy: Occupancy | None = None
+        self._occupancy_was: Occupancy | None = None
+        """The last occupancy `moved` forgot: a rebuild reuses the entries still true."""
         self._pending: list[Event] = []
         self.passing: str | None = None
         """The creature in the middle of its own move, while other things happen (see
@@ -272,7 +274,13 @@ class Battle:
         action can interrupt it there (`passing` names it meanwhile): then the square is the
         ally's, and the walker is indexed by id alone."""
         if self._occupancy is None:
-            living = [Occupant(c.id, c.side, c.pos, c.size) for c in self.living()]
+            was = self._occupancy_was.by_id if self._occupancy_was is not None else {}
+            living = []
+            for c in self.living():
+                o = was.get(c.id)  # most creatures stood still since: their entry is as it was
+                if o is None or o.pos != c.pos or o.size != c.size or o.side != c.side:
+                    o = Occupant(c.id, c.side, c.pos, c.size)
+                living.append(o)
             try:
                 self._occupancy = Occupancy.of(living)
             except ValueError:
@@ -287,6 +295,8 @@ class Battle:
 
     def moved(self) -> None:
         """Forget cached occupancy after a creature moved, died or appeared."""
+        if self._occupancy is not None:
+            self._occupancy_was = self._occupancy
         self._occupancy = None
 
     # --- conditions ----------------------------------------------------------------

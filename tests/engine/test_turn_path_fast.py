@@ -35,7 +35,7 @@ from engine.content.loader import LoadedEncounter, load_encounter
 from engine.content.schema import TRIGGERED_ACTIONS, TriggerKind
 from engine.effects import end
 from engine.encounter import Encounter
-from engine.grid import distance, footprint, threatened_squares
+from engine.grid import Occupancy, Occupant, distance, footprint, threatened_squares
 from engine.movement import _threats, act_provokers, budget, opportunity_attack, reactors
 from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
@@ -214,6 +214,10 @@ def agree(enc: Encounter) -> None:
     b = enc.battle
     for kind in TRIGGER_KINDS:
         assert any_for(b, kind) == bool(plain_entries(b, kind, None)), kind
+    # the occupancy rebuilt from the entries still true of the last one, against a fresh one
+    assert b.occupancy() == Occupancy.of(
+        [Occupant(c.id, c.side, c.pos, c.size) for c in b.living()]
+    )
     for c in list(b.combatants.values()):
         assert c.basic_melee() is next((p for p in c.powers if p.basic and p.kind == "melee"), None)
         assert c.reach == plain_reach(c), c.id
