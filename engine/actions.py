@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from engine.events import quick_constructor
 from engine.refusals import Refusal
 
 Square = tuple[int, int]
@@ -43,6 +44,7 @@ class Action:
         return out
 
 
+@quick_constructor  # built by the AI and the engine on every attack and move
 @dataclass(frozen=True, slots=True)
 class Move(Action):
     """Walk or run along `path` (start square first), or shift one square (F-TRN-1, S-11)."""
@@ -52,6 +54,7 @@ class Move(Action):
     mode: str = "walk"
 
 
+@quick_constructor  # built by the AI and the engine on every attack and move
 @dataclass(frozen=True, slots=True)
 class UsePower(Action):
     """Use a power on creatures (`targets`), an area (`origin`), or unseen squares (`squares`)."""

@@ -159,7 +159,11 @@ class Battle:
         """Counts every turn started in the fight (X-OA-1 limits opportunity attacks by it)."""
         self.current: str | None = None
         self.effects = EffectTable()
-        self._cond_cache: dict[str, tuple[tuple[Any, ...], frozenset[str], frozenset[str]]] = {}
+        self._cond_cache: dict[
+            str, tuple[int, str, bool, bool, bool, tuple[frozenset[str], frozenset[str]]]
+        ] = {}
+        """`_conditions` by creature: (its effects' version, hit point state, surprised, the
+        surprise round, acted, the answer)."""
         self.effect_seq = 0
         self.surprise_round = False
         self.waiting: dict[str, tuple[int, Combatant]] = {}
@@ -174,12 +178,17 @@ class Battle:
         self.extra_standard = 0
         self.moved_this_turn = False
         self._occupancy: Occupancy | None = None
+        self._occupancy_was: Occupancy | None = None
+        """The last occupancy `moved` forgot: a rebuild reuses the entries still true."""
         self._pending: list[Event] = []
         self.passing: str | None = None
         """The creature in the middle of its own move, while other things happen (see
         `occupancy`)."""
         self.memo: dict[Any, Any] = {}
         """Results of pure functions of frozen content, for the hot paths (keys name them)."""
+        self.end_pair: tuple[Combatant, Combatant] | None = None
+        """Two creatures of different sides that were standing when `engine.turns.check_end`
+        last looked: while both stand and are in the fight, the fight goes on (F-TRN-6)."""
         self.fled_sides: set[str] = set()
         """Sides a creature left while still standing (the GM removed it: `engine.gm`); a
         fight they lose ends with reason "fled" (F-TRN-6: fleeing ends an encounter)."""
@@ -189,8 +198,9 @@ class Battle:
 
     # --- events -------------------------------------------------------------------
     def emit(self, event: Event) -> None:
-        by = self.dice.origin() if self.dice.pending and event.type in ROLL_EVENTS else None
-        self.log.append(Logged(len(self.log), self.round, event, by))
+        log, dice = self.log, self.dice
+        by = dice.origin() if dice.pending and event.type in ROLL_EVENTS else None
+        log.append(Logged(len(log), self.round, event, by))
 
     def events_since(self, mark: int) -> list[Logged]:
         return self.log[mark:]
@@ -264,7 +274,13 @@ class Battle:
         action can interrupt it there (`passing` names it meanwhile): then the square is the
         ally's, and the walker is indexed by id alone."""
         if self._occupancy is None:
-            living = [Occupant(c.id, c.side, c.pos, c.size) for c in self.living()]
+            was = self._occupancy_was.by_id if self._occupancy_was is not None else {}
+            living = []
+            for c in self.living():
+                o = was.get(c.id)  # most creatures stood still since: their entry is as it was
+                if o is None or o.pos != c.pos or o.size != c.size or o.side != c.side:
+                    o = Occupant(c.id, c.side, c.pos, c.size)
+                living.append(o)
             try:
                 self._occupancy = Occupancy.of(living)
             except ValueError:
@@ -279,26 +295,35 @@ class Battle:
 
     def moved(self) -> None:
         """Forget cached occupancy after a creature moved, died or appeared."""
+        if self._occupancy is not None:
+            self._occupancy_was = self._occupancy
         self._occupancy = None
 
     # --- conditions ----------------------------------------------------------------
     def _conditions(self, c: Combatant) -> tuple[frozenset[str], frozenset[str]]:
         """(conditions, condition flags) of `c`, cached. Every attack asks a dozen times; the
-        answer depends only on the effects on `c` (whose table counts their changes), the hit point
-        state, surprise and whether it has acted, which make the cache key."""
-        key = (
-            self.effects.target_version.get(c.id, 0),
-            c.state,
-            c.surprised,
-            self.surprise_round,
-            c.acted,
-        )
+        answer depends only on the effects on `c` (whose table counts their changes), the hit
+        point state, surprise and whether it has acted, which the cache entry keeps beside it.
+        (Compared by identity where that is cheaper: a different but equal value only costs
+        working the answer out again.)"""
         hit = self._cond_cache.get(c.id)
-        if hit is not None and hit[0] == key:
-            return hit[1], hit[2]
+        if (
+            hit is not None
+            and hit[1] is c.state
+            and hit[4] is c.acted
+            and hit[2] is c.surprised
+            and hit[3] is self.surprise_round
+            and hit[0] == self.effects.target_version.get(c.id, 0)
+        ):
+            return hit[5]
+        return self._work_out_conditions(c)
+
+    def _work_out_conditions(self, c: Combatant) -> tuple[frozenset[str], frozenset[str]]:
+        """`_conditions` afresh, kept in the cache."""
         out: set[str] = set()
+        cid = c.id
         for e in self.effects.values():
-            if e.target == c.id:
+            if e.target == cid:
                 out.update(e.conditions)
         if c.state in ("unconscious", "dying", "stable"):
             out.update(("unconscious", "helpless", "prone"))
@@ -314,10 +339,21 @@ class Battle:
             out.update(("helpless", "prone"))
         if "restrained" in out:
             out.add("immobilized")
-        conds = frozenset(out)
-        flags = frozenset().union(*(FLAGS_OF.get(n, ()) for n in conds))
-        self._cond_cache[c.id] = (key, conds, flags)
-        return conds, flags
+        if out:
+            conds = frozenset(out)
+            pair = (conds, frozenset().union(*(FLAGS_OF.get(n, ()) for n in conds)))
+        else:
+            pair = NO_CONDITIONS  # most creatures, most of the time
+        version = self.effects.target_version.get(cid, 0)
+        self._cond_cache[c.id] = (
+            version,
+            c.state,
+            c.surprised,
+            self.surprise_round,
+            c.acted,
+            pair,
+        )
+        return pair
 
     def conditions(self, c: Combatant) -> set[str]:
         """Every condition on `c`: from effects, from its hit point state, from surprise."""
@@ -373,11 +409,11 @@ class Battle:
         return False
 
     def can_act(self, c: Combatant) -> bool:
-        return c.standing and not self.flag(c, "no_actions")
+        return c.state in STANDING and "no_actions" not in self._conditions(c)[1]
 
     def can_react(self, c: Combatant) -> bool:
         """Immediate and opportunity actions (F-TRN-5: not while surprised)."""
-        return c.standing and not self.flag(c, "no_reactions")
+        return c.state in STANDING and "no_reactions" not in self._conditions(c)[1]
 
     def speed(self, c: Combatant) -> int:
         base = self.ruleset.base_speed(c) + self.modifier(c, "speed")
@@ -403,6 +439,9 @@ class Battle:
         }
 
 
+NO_CONDITIONS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+STANDING = ("healthy", "bloodied")
+"""The hit point states that count as standing (`Combatant.standing`)."""
 DEFENSE_NAMES = frozenset({"ac", "fortitude", "reflex", "will"})
 GRANTS_CA_TO_SOURCE = "grants_ca_to_source"
 """An effect part: its target grants combat advantage to the effect's source only."""

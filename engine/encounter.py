@@ -164,7 +164,7 @@ class Encounter:
     @property
     def current(self) -> Combatant | None:
         cid = self.battle.current
-        return self.battle[cid] if cid else None
+        return self.battle.combatants[cid] if cid else None
 
     @property
     def log(self) -> list[Logged]:
@@ -277,7 +277,8 @@ class Encounter:
         if decision is not None:
             b.emit(decision)
         actor = b.current
-        c = self._need_current()
+        assert actor is not None  # `_check` found a creature whose turn it is
+        c = b.combatants[actor]
         try:
             HANDLERS[action.name].perform(self, c, action, plan)  # `_check` found its handler
         except (InvalidAnswer, InvalidFace) as exc:
@@ -285,9 +286,7 @@ class Encounter:
                 raise  # a replay: the records are at fault, and the caller says whose
             restore(self)  # `engine.rollback`: as if the action had never been tried
             raise Impossible(f"refused: {exc}", Refusal.BAD_ANSWER) from None
-        if not b.over:
-            check_end(b)
-        if not b.over and b.current == actor and not b.can_act(c):
+        if not b.over and not check_end(b) and b.current == actor and not b.can_act(c):
             end_turn(b, c)  # it dropped or was stunned mid-turn: its turn is over
         dice = b.dice
         faces = tuple(dice.take())
@@ -318,7 +317,8 @@ class Encounter:
     def _check_now(self, action: Action) -> Any:
         if not self.started:
             raise Impossible("the encounter has not started", Refusal.NOT_STARTED)
-        c = self._need_current()
+        cid = self.battle.current
+        c = self.battle.combatants[cid] if cid else self._need_current()
         return handler_for(action).check(self, c, action)
 
     # --- replay -------------------------------------------------------------------------

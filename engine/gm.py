@@ -274,6 +274,8 @@ def _hp(b: Battle, a: GmHp, c: Combatant) -> None:
 def _add(b: Battle, plan: tuple[Combatant, int | None]) -> None:
     c, entered = plan
     b.emit(Gm("add", c.id, f"GM: {c.name} joins {c.side}", combatant_entry(b, c)))
+    if c.rules is None:  # the ruleset's record of it (opportunity attacks taken), as at start
+        c.rules = b.ruleset.new_state(c)
     b.combatants[c.id] = c
     b.moved()
     mod = b.ruleset.initiative_modifier(c)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.actions import Impossible, Move
+from engine.actions import Impossible, Move, UsePower
 from engine.attacks import can_see
 from engine.battle import Battle
 from engine.content.schema import EffectSpec, Modifier
 from engine.decisions import OpportunityQuestion
 from engine.effects import add_effect
-from engine.events import Moved, Provoke
+from engine.events import ActionSpent, Moved, Provoke
 from engine.grid import (
     MoveMode,
     Terrain,
@@ -39,8 +39,16 @@ RUNNING = EffectSpec(
 
 
 def budget(battle: Battle, c: Combatant, mode: str) -> int:
+    if mode == "shift":
+        return 1
     speed = battle.speed(c)
-    return {"walk": speed, "run": speed + 2, "shift": 1, "withdraw": 2 * speed}[mode]
+    if mode == "walk":
+        return speed
+    if mode == "run":
+        return speed + 2
+    if mode == "withdraw":
+        return 2 * speed
+    raise KeyError(mode)
 
 
 def check_move(
@@ -125,11 +133,16 @@ def _perform_move(battle: Battle, c: Combatant, act: Move, cost: int) -> None:
         _segment(battle, c, act.mode, path, cost)
         return
     provoked: dict[int, list[str]] = {}
-    for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c)):
+    left = {sq for p in path[:-1] for sq in footprint(p, c.size)}
+    for i, enemy in move_provocations(battle, c, path, act.mode, _threats(battle, c, left)):
         provoked.setdefault(i, []).append(enemy)
+    # Nobody readies during another's move: with no readied action now, no step sets one off.
+    readied = act.mode != "shift" and any(r.readied is not None for r in battle.combatants.values())
     start = 0
     for i in range(len(path) - 1):
-        start, stop = _step(battle, c, act.mode, path, i, start, provoked, moving_triggers)
+        start, stop = _step(
+            battle, c, act.mode, path, i, start, provoked, (moving_triggers, readied)
+        )
         if stop is not None:
             _settle(battle, c, act.mode, path, stop)  # the move ends where it was stopped
             return
@@ -146,12 +159,14 @@ def _step(
     i: int,
     start: int,
     provoked: dict[int, list[str]],
-    triggers: bool,
+    watch: tuple[bool, bool],
 ) -> tuple[int, int | None]:
     """What happens around the step from path[i] to path[i+1]: interrupts before it, the
     opportunity attacks of leaving path[i], then readied actions and reactions once in
     path[i+1]. Returns (where the unlogged rest of the path starts, the index in `path`
-    where the move stopped or None). Whatever interrupts the move logs the path so far."""
+    where the move stopped or None). Whatever interrupts the move logs the path so far.
+    `watch`: (may a triggered power answer a step, may a readied action)."""
+    triggers, readied = watch
     if triggers and _step_triggers(battle, c, mode, path, i, start, True):
         start = i  # an interrupt of the step: the mover is still at path[i]
         if _stopped(battle, c):
@@ -164,7 +179,7 @@ def _step(
         opportunity_attack(battle, battle[enemy_id], c, path[i])
         if _stopped(battle, c):
             return start, i
-    if mode != "shift" and _readied_trigger(battle, c, mode, path, i + 1, start):
+    if readied and _readied_trigger(battle, c, mode, path, i + 1, start):
         start = i + 1
         if _stopped(battle, c):
             return start, i + 1
@@ -235,21 +250,30 @@ def reactors(battle: Battle, mover: Combatant) -> list[Combatant]:
 
 
 def _may_react(battle: Battle, e: Combatant, mover: Combatant) -> bool:
+    # Pure tests, cheapest first (sight is the dear one): the order changes only the cost.
     return (
-        battle.can_react(e)
+        battle.ruleset.may_take_opportunity(e, battle.turn_counter, battle.round)
+        and battle.can_react(e)
         and e.basic_melee() is not None
         and can_see(battle, e, mover)
-        and battle.ruleset.may_take_opportunity(e, battle.turn_counter, battle.round)
     )
 
 
-def _threats(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
-    rules, round_no = battle.ruleset, battle.round
-    return {
-        e.id: threatened_squares(battle.map, e.pos, e.size, e.reach)
-        for e in reactors(battle, mover)
-        if rules.move_opportunity_open(mover, e, round_no)  # S-14: once a round per enemy
-    }
+def _threats(
+    battle: Battle, mover: Combatant, left: set[Square] | None = None
+) -> dict[str, frozenset[Square]]:
+    """Each enemy that could take an opportunity attack on `mover` now, with the squares it
+    threatens, in roster order. `left`: the squares a move leaves; an enemy that threatens
+    none of them is left out (it is provoked by nothing: the sight tests aren't worth it)."""
+    rules, round_no, bmap = battle.ruleset, battle.round, battle.map
+    out: dict[str, frozenset[Square]] = {}
+    for e in battle.enemies_of(mover):
+        threat = threatened_squares(bmap, e.pos, e.size, e.reach)
+        if left is not None and left.isdisjoint(threat):
+            continue
+        if _may_react(battle, e, mover) and rules.move_opportunity_open(mover, e, round_no):
+            out[e.id] = threat  # S-14: once a round per enemy
+    return out
 
 
 def move_provocations(
@@ -274,9 +298,7 @@ def threatening(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]
 
 
 def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Square) -> None:
-    from engine.actions import UsePower
-    from engine.events import ActionSpent
-    from engine.powers import resolve
+    from engine.powers import resolve  # (engine.powers imports the modules this one does)
 
     power = by.basic_melee()
     assert power is not None
@@ -292,13 +314,23 @@ def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Squa
 def act_provokers(battle: Battle, c: Combatant) -> list[Combatant]:
     """The enemies a ranged or area power used by `c` where it stands provokes (S-14): the
     AI's explanations ask this too."""
-    mine = battle.squares(c)
     # `reactors` filtered by adjacency, cheapest test first (sight is the dear one).
-    return [
-        e
-        for e in battle.enemies_of(c)
-        if distance(mine, footprint(e.pos, e.size)) == 1 and _may_react(battle, e, c)
-    ]
+    out = []
+    side, size = c.side, c.size
+    cx, cy = c.pos
+    mine = battle.squares(c)
+    for e in battle.combatants.values():
+        if e.side == side or e.state == "dead":
+            continue
+        if size == 1 and e.size == 1:  # `distance` of two single squares, inlined
+            dx, dy = e.pos[0] - cx, e.pos[1] - cy
+            if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:
+                continue
+        elif distance(mine, footprint(e.pos, e.size)) != 1:
+            continue
+        if _may_react(battle, e, c):
+            out.append(e)
+    return out
 
 
 def provoke_for_act(battle: Battle, c: Combatant) -> None:

@@ -88,6 +88,17 @@ class Combatant:
     weapon_memo: dict[str, tuple[Power, Weapon | None]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    basic_memo: tuple[tuple[Power, ...], Power | None] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """(`powers`, its basic melee power): `basic_melee`, asked for every enemy that might
+    take an opportunity attack."""
+    power_memo: tuple[tuple[Power, ...], dict[str, Power]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """(`powers`, them by id): `power`, asked twice on every use of a power."""
+    reach_memo: tuple[Creature, int] | None = field(default=None, repr=False, compare=False)
+    """(`creature`, its reach from its weapons): `reach`, asked on every threat query."""
     size: int = field(init=False, default=1)
     """Squares per side (1 for Small and Medium, 2 for Large): read on every square query,
     so kept as a plain value, set once from the creature."""
@@ -122,16 +133,26 @@ class Combatant:
 
     @property
     def reach(self) -> int:
-        if self.creature.reach is not None:
-            return self.creature.reach
-        melee = [w.reach for w in self.creature.weapons if w.kind == "melee"]
-        return max(melee, default=1)
+        cr = self.creature
+        if cr.reach is not None:
+            return cr.reach
+        hit = self.reach_memo
+        if hit is not None and hit[0] is cr:
+            return hit[1]
+        melee = [w.reach for w in cr.weapons if w.kind == "melee"]
+        reach = max(melee, default=1)
+        self.reach_memo = (cr, reach)
+        return reach
 
     def power(self, power_id: str) -> Power | None:
-        for p in self.powers:
-            if p.id == power_id:
-                return p
-        return None
+        powers = self.powers
+        memo = self.power_memo
+        if memo is None or memo[0] is not powers:
+            index: dict[str, Power] = {}
+            for p in powers:
+                index.setdefault(p.id, p)  # the first of an id, as a search in order finds
+            memo = self.power_memo = (powers, index)
+        return memo[1].get(power_id)
 
     def weapon_for(self, power: Power) -> Weapon | None:
         """The weapon `power` is used with (`engine.content.checks.weapon_for`, memoized:
@@ -144,7 +165,13 @@ class Combatant:
         return weapon
 
     def basic_melee(self) -> Power | None:
-        return next((p for p in self.powers if p.basic and p.kind == "melee"), None)
+        powers = self.powers
+        hit = self.basic_memo
+        if hit is not None and hit[0] is powers:
+            return hit[1]
+        found = next((p for p in powers if p.basic and p.kind == "melee"), None)
+        self.basic_memo = (powers, found)
+        return found
 
     def snapshot(self) -> dict[str, Any]:
         return {

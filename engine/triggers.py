@@ -48,17 +48,22 @@ class _Index:
 
 def _index(battle: Battle) -> _Index:
     hit: _Index | None = battle.memo.get(_MEMO)
-    roster = battle.combatants.version
-    if hit is None or hit.roster != roster:
-        by_kind: dict[str, list[tuple[str, Power]]] = {}
-        by_self: dict[tuple[str, str], list[tuple[str, Power]]] = {}
-        for c in battle.combatants.values():
-            for p in c.powers:
-                if p.action in TRIGGERED_ACTIONS and p.trigger is not None:
-                    by_kind.setdefault(p.trigger.when, []).append((c.id, p))
-                    by_self.setdefault((p.trigger.when, c.id), []).append((c.id, p))
-        hit = _Index(roster, by_kind, by_self)
-        battle.memo[_MEMO] = hit
+    if hit is None or hit.roster != battle.combatants.version:
+        hit = _build(battle)
+    return hit
+
+
+def _build(battle: Battle) -> _Index:
+    """Index the fight's triggered powers again (a creature joined or left: `_index`)."""
+    by_kind: dict[str, list[tuple[str, Power]]] = {}
+    by_self: dict[tuple[str, str], list[tuple[str, Power]]] = {}
+    for c in battle.combatants.values():
+        for p in c.powers:
+            if p.action in TRIGGERED_ACTIONS and p.trigger is not None:
+                by_kind.setdefault(p.trigger.when, []).append((c.id, p))
+                by_self.setdefault((p.trigger.when, c.id), []).append((c.id, p))
+    hit = _Index(battle.combatants.version, by_kind, by_self)
+    battle.memo[_MEMO] = hit
     return hit
 
 
@@ -69,11 +74,17 @@ def triggered(battle: Battle) -> dict[str, list[tuple[str, Power]]]:
 
 
 def any_for(battle: Battle, *kinds: str) -> bool:
-    """Does anyone in the fight have a power triggered by one of `kinds`?"""
-    table = _index(battle).by_kind
+    """Does anyone in the fight have a power triggered by one of `kinds`? (Asked a few times
+    on every action and turn: `_index` inlined.)"""
+    hit: _Index | None = battle.memo.get(_MEMO)
+    if hit is None or hit.roster != battle.combatants.version:
+        hit = _build(battle)
+    table = hit.by_kind
     if not table:  # the common case: nobody in the fight has one
         return False
-    return any(k in table for k in kinds)
+    if len(kinds) == 1:
+        return kinds[0] in table
+    return not table.keys().isdisjoint(kinds)
 
 
 def may_react(battle: Battle, r: Combatant) -> bool:
@@ -159,17 +170,24 @@ SELF_KINDS = frozenset(("hit", "missed", "damaged", "self_bloodied", "self_dropp
 """Triggers about the creature itself: only the subject's own powers can match (`_matches`)."""
 
 
+def _entries(battle: Battle, on: str, subject: Combatant | None) -> list[tuple[str, Power]] | None:
+    """The (creature id, power) entries `_reactors` orders: `fire` and `pending` ask first,
+    on every hit, damage and step, and stop at once when there are none (`_index` inlined)."""
+    hit: _Index | None = battle.memo.get(_MEMO)
+    if hit is None or hit.roster != battle.combatants.version:
+        hit = _build(battle)
+    if subject is not None and on in SELF_KINDS:
+        return hit.by_self.get((on, subject.id))
+    return hit.by_kind.get(on)
+
+
 def _reactors(
     battle: Battle, on: str, subject: Combatant | None = None
 ) -> Iterator[tuple[Combatant, Power]]:
     """Creatures with a power triggered by `on`, in initiative order (a fixed order, so a
     replay asks the same questions). `subject`: leave out the powers that can't match
     (`SELF_KINDS`: the subject's own only), which `_matches` would refuse anyway."""
-    index = _index(battle)
-    if subject is not None and on in SELF_KINDS:
-        entries = index.by_self.get((on, subject.id))
-    else:
-        entries = index.by_kind.get(on)
+    entries = _entries(battle, on, subject)
     if not entries:
         return
     if len(entries) == 1:  # nothing to order
@@ -214,7 +232,7 @@ def pending(
     """Might `fire` with these arguments ask anyone? (A move logs its path so far first,
     so that the mover stands where the trigger finds it; whether the power then has a
     legal target is `fire`'s to judge.)"""
-    if on not in triggered(battle):
+    if not _entries(battle, on, subject):
         return False
     want = "immediate_interrupt" if interrupt else "immediate_reaction"
     return any(
@@ -239,10 +257,10 @@ def fire(
     (interrupts when `interrupt`, else reactions) to its creature's controller, and use the
     ones taken. `moved`: a mover's squares before and after a step (enter/leave triggers).
     True if any was taken."""
+    if not _entries(battle, on, subject):
+        return False  # the common case: no power in the fight answers this moment
     from engine.powers import resolve
 
-    if on not in triggered(battle):
-        return False
     taken_any = False
     for r, power, act, targets in _offers(battle, on, interrupt, subject, by, melee, moved):
         question = _question(battle, r, power, on, by, targets, interrupt)

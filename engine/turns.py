@@ -9,12 +9,13 @@ rolls their saves and moves on, so a caller only ever sees a turn that needs a d
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.arrivals import arrive
-from engine.battle import Battle
+from engine.battle import STANDING, Battle
+from engine.content.schema import Creature, Surprise
 from engine.content.schema import Encounter as EncounterSpec
-from engine.content.schema import Surprise
 from engine.decisions import DelayReturnQuestion
 from engine.effects import (
     add_effect,
@@ -41,11 +42,13 @@ from engine.events import (
     TurnEnd,
     TurnStart,
 )
+from engine.grid import BattleMap
 from engine.hp import heal, update_state
 from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
 from engine.triggers import any_for, fire, spend_immediate
 
+Square = tuple[int, int]
 SCHEMA = 2
 """The combat log's schema version (log-schema.md, `encounter_start.schema`). Version 2
 (docs/log.md "schema 2 additions"): each combatant's rule-relevant traits and starting state
@@ -67,46 +70,62 @@ def start_event(
         {**combatant_entry(b, c, c.surprised), "arrives_round": coming.get(c.id)}
         for c in [*b.combatants.values(), *(c for _, c in b.waiting.values())]
     ]  # `surprised` as decided: `decide_surprise` runs first
-    terrain = {k: [list(sq) for sq in v] for k, v in b.map.terrain_squares().items()}
+    terrain = {k: [list(sq) for sq in v] for k, v in _terrain(b.map)}
     bmap = {"name": spec.map.name, "width": b.map.width, "height": b.map.height, "terrain": terrain}
     return EncounterStart(SCHEMA, source, content_hash, ruleset, seed, bmap, tuple(combatants))
+
+
+_TERRAIN: dict[int, tuple[BattleMap, tuple[tuple[str, tuple[Square, ...]], ...]]] = {}
+
+
+def _terrain(bmap: BattleMap) -> tuple[tuple[str, tuple[Square, ...]], ...]:
+    """`bmap.terrain_squares()`, kept per map in the process (a map never changes; a sim
+    writes it in every fight's first line). Bounded as `_TRAITS` is."""
+    hit = _TERRAIN.get(id(bmap))
+    if hit is not None and hit[0] is bmap:
+        return hit[1]
+    out = tuple((k, tuple(v)) for k, v in bmap.terrain_squares().items())
+    if len(_TERRAIN) >= _TRAITS_LIMIT:
+        _TERRAIN.clear()
+    _TERRAIN[id(bmap)] = (bmap, out)
+    return out
 
 
 def combatant_entry(b: Battle, c: Combatant, surprised: bool = False) -> dict[str, Any]:
     """One creature as the log describes it (encounter_start's `combatants`, and a creature
     the GM adds mid-fight: `engine.gm`)."""
+    t = _traits(b, c)
     return {
         "id": c.id,
         "name": c.name,
         "side": c.side,
-        "pc": c.pc,
+        "pc": t.pc,
         "control": c.control,
-        "level": c.level,
+        "level": t.level,
         "max_hp": c.max_hp,
         "hp": c.hp,
-        "speed": b.ruleset.base_speed(c),
+        "speed": t.speed,
         "pos": list(c.pos),
         "size": c.size,
-        "reach": c.reach,
-        "defenses": {d: b.ruleset.defense(c, d) for d in DEFENSES},
+        "reach": t.reach,
+        "defenses": dict(t.defenses),
         "surprised": surprised,
-        "role": c.creature.role,
-        "creature": c.creature.id,
-        **_schema2(b, c),
+        "role": t.role,
+        "creature": t.creature,
+        **_schema2(b, c, t),
     }
 
 
-def _schema2(b: Battle, c: Combatant) -> dict[str, Any]:
+def _schema2(b: Battle, c: Combatant, t: _Traits) -> dict[str, Any]:
     """What schema 2 adds for each combatant (docs/log.md): the traits rules read, the
     state it starts in (a fight that starts mid-way), the ruleset's numbers for it."""
-    cr = c.creature
     return {
-        "invisible": cr.invisible,
-        "insubstantial": cr.insubstantial,
-        "minion": cr.minion,
-        "immune": list(cr.immune),
-        "resist": dict(cr.resist),
-        "vulnerable": dict(cr.vulnerable),
+        "invisible": t.invisible,
+        "insubstantial": t.insubstantial,
+        "minion": t.minion,
+        "immune": list(t.immune),
+        "resist": dict(t.resist),
+        "vulnerable": dict(t.vulnerable),
         "state": c.state,
         "temp_hp": c.temp_hp,
         "surges": c.surges,
@@ -114,9 +133,69 @@ def _schema2(b: Battle, c: Combatant) -> dict[str, Any]:
         "death_failures": c.death_failures,
         "powers_spent": sorted(c.used_powers),
         "powers": [p.id for p in c.powers],
-        "skills": cr.skills.model_dump(),
+        "skills": dict(t.skills),
         "numbers": b.ruleset.log_numbers(c),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class _Traits:
+    """What a combatant's log entry takes from its creature (frozen content) and the
+    ruleset's class alone: worked out once per creature and ruleset in the process (a sim
+    writes an `encounter_start` per fight; `_TRAITS`). Each entry gets its own copies of the
+    containers (a log line is the caller's to keep)."""
+
+    creature_obj: Creature
+    """Kept so that the `id()` in the key can't be reused by another object meanwhile."""
+    pc: bool
+    level: int
+    speed: int
+    reach: int
+    defenses: tuple[tuple[str, int], ...]
+    role: str | None
+    creature: str
+    invisible: bool
+    insubstantial: bool
+    minion: bool
+    immune: tuple[str, ...]
+    resist: tuple[tuple[str, int], ...]
+    vulnerable: tuple[tuple[str, int], ...]
+    skills: tuple[tuple[str, Any], ...]
+
+
+_TRAITS: dict[tuple[int, type], _Traits] = {}
+_TRAITS_LIMIT = 4096
+"""Entries of `_TRAITS` before it starts over (a long session that loads much content)."""
+
+
+def _traits(b: Battle, c: Combatant) -> _Traits:
+    cr = c.creature
+    key = (id(cr), type(b.ruleset))
+    hit = _TRAITS.get(key)
+    if hit is not None and hit.creature_obj is cr:
+        return hit
+    rs = b.ruleset
+    t = _Traits(
+        cr,
+        c.pc,
+        c.level,
+        rs.base_speed(c),
+        c.reach,
+        tuple((d, rs.defense(c, d)) for d in DEFENSES),
+        cr.role,
+        cr.id,
+        cr.invisible,
+        cr.insubstantial,
+        cr.minion,
+        tuple(cr.immune),
+        tuple(cr.resist.items()),
+        tuple(cr.vulnerable.items()),
+        tuple(cr.skills.model_dump().items()),
+    )
+    if len(_TRAITS) >= _TRAITS_LIMIT:
+        _TRAITS.clear()
+    _TRAITS[key] = t
+    return t
 
 
 def start_effects(battle: Battle, spec: EncounterSpec) -> None:
@@ -214,9 +293,10 @@ def advance(battle: Battle) -> None:
             _new_round(battle)
             if battle.over:
                 return
-        c = battle[battle.order[battle.turn_index]]
+        c = battle.combatants[battle.order[battle.turn_index]]
         if c.state == "dead":
-            expire_for_missed_turn(battle, c)
+            if battle.effects:
+                expire_for_missed_turn(battle, c)
             continue
         if battle.surprise_round and c.surprised:
             continue
@@ -256,11 +336,16 @@ def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
     if not resumed:
         c.turns_started += 1
         c.readied = None
-        _turn_trigger(battle, "turn_start", c, interrupt=True)
-        expire_at_turn_start(battle, c)  # F-DUR-2
-        ongoing_at_turn_start(battle, c)  # F-DMG-6
-        _recharge(battle, c)  # X-PWR-1
-        _turn_trigger(battle, "turn_start", c, interrupt=False)
+        triggers = any_for(battle, "turn_start")  # (who is in the fight can't change here)
+        if triggers:
+            _turn_trigger(battle, "turn_start", c, interrupt=True)
+        if battle.effects:  # (each of these only reads the effects: none, nothing to do)
+            expire_at_turn_start(battle, c)  # F-DUR-2
+            ongoing_at_turn_start(battle, c)  # F-DMG-6
+        if c.used_powers:
+            _recharge(battle, c)  # X-PWR-1
+        if triggers:
+            _turn_trigger(battle, "turn_start", c, interrupt=False)
         if check_end(battle):
             return
     if not c.alive:
@@ -291,14 +376,18 @@ def _recharge(battle: Battle, c: Combatant) -> None:
 
 def end_turn(battle: Battle, c: Combatant) -> None:
     """F-DUR-3/6 expiries, then saving throws (F-SAV-2), then a death save (S-10)."""
-    _turn_trigger(battle, "turn_end", c, interrupt=True)
-    expire_at_turn_end(battle, c)
-    end_of_turn_saves(battle, c)
+    triggers = any_for(battle, "turn_end")  # (who is in the fight can't change here)
+    if triggers:
+        _turn_trigger(battle, "turn_end", c, interrupt=True)
+    if battle.effects:  # (both only read the effects: none, nothing to do)
+        expire_at_turn_end(battle, c)
+        end_of_turn_saves(battle, c)
     if c.state == "dying":
         _death_save(battle, c)
     battle.current = None
     battle.emit(TurnEnd(c.id))
-    _turn_trigger(battle, "turn_end", c, interrupt=False)
+    if triggers:
+        _turn_trigger(battle, "turn_end", c, interrupt=False)
     if check_end(battle):
         return
     _offer_delayed(battle, c)
@@ -330,6 +419,11 @@ def delay(battle: Battle, c: Combatant) -> None:
 
 
 def _offer_delayed(battle: Battle, after: Combatant) -> None:
+    for c in battle.combatants.values():
+        if c.delayed:
+            break
+    else:
+        return  # the common case: nobody is waiting
     for cid in list(battle.order):
         d = battle[cid]
         if not d.delayed or d.id == after.id or not d.standing:
@@ -371,18 +465,26 @@ def check_end(battle: Battle) -> bool:
     """F-TRN-6: the fight ends when at most one side has anyone standing."""
     if battle.over:
         return True
-    first: str | None = None
+    pair = battle.end_pair
+    if pair is not None:  # checked after every action: the last two witnesses usually stand
+        a, b = pair
+        roster = battle.combatants
+        standing = a.state in STANDING and b.state in STANDING
+        if standing and roster.get(a.id) is a and roster.get(b.id) is b:
+            return False
+    first: Combatant | None = None
     everyone: Iterable[Combatant] = battle.combatants.values()
     if battle.waiting:  # reinforcements count as standing
         everyone = [*everyone, *(c for _, c in battle.waiting.values())]
     for c in everyone:
-        if c.state in ("healthy", "bloodied"):  # standing
+        if c.state in STANDING:
             if first is None:
-                first = c.side
-            elif c.side != first:
-                return False  # (checked after every action: stop at the second side)
-    fled = battle.fled_sides - {first}
-    finish(battle, first, "fled" if fled else "defeat")
+                first = c
+            elif c.side != first.side:
+                battle.end_pair = (first, c)  # two sides stand while these two do
+                return False  # (stop at the second side)
+    fled = battle.fled_sides - {first.side if first is not None else None}
+    finish(battle, first.side if first is not None else None, "fled" if fled else "defeat")
     return True
 
 

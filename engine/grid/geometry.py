@@ -30,14 +30,19 @@ def footprint(pos: Square, size: int = 1) -> tuple[Square, ...]:
 
 def distance(a_squares: Iterable[Square], b_squares: Iterable[Square]) -> int:
     """Least Chebyshev distance between any square of `a_squares` and any of `b_squares`."""
-    bs = b_squares if type(b_squares) is tuple else tuple(b_squares)
-    if len(bs) == 1 and type(a_squares) is tuple and len(a_squares) == 1:
+    if (
+        type(a_squares) is tuple
+        and type(b_squares) is tuple
+        and len(a_squares) == 1
+        and len(b_squares) == 1
+    ):
         # Two single-square creatures: most calls on the hot path (issue 14); the same
         # answer as the loop below (tests/engine/test_geometry_fast.py pins it).
-        (ax, ay), (bx, by) = a_squares[0], bs[0]
-        dx, dy = ax - bx, ay - by
-        dx, dy = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+        (ax, ay), (bx, by) = a_squares[0], b_squares[0]
+        dx = ax - bx if ax >= bx else bx - ax
+        dy = ay - by if ay >= by else by - ay
         return dx if dx >= dy else dy
+    bs = b_squares if type(b_squares) is tuple else tuple(b_squares)
     best: int | None = None
     for ax, ay in a_squares:
         for bx, by in bs:
@@ -51,6 +56,15 @@ def distance(a_squares: Iterable[Square], b_squares: Iterable[Square]) -> int:
 
 def adjacent(a_squares: Iterable[Square], b_squares: Iterable[Square]) -> bool:
     """True when the two groups are exactly 1 square apart (touching, not overlapping)."""
+    if (
+        type(a_squares) is tuple
+        and type(b_squares) is tuple
+        and len(a_squares) == 1
+        and len(b_squares) == 1
+    ):  # two single squares (flanking asks for every ally): `distance`'s fast path, inlined
+        (ax, ay), (bx, by) = a_squares[0], b_squares[0]
+        dx, dy = ax - bx, ay - by
+        return -1 <= dx <= 1 and -1 <= dy <= 1 and (dx != 0 or dy != 0)
     return distance(a_squares, b_squares) == 1
 
 

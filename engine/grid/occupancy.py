@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from engine.events import quick_constructor
 from engine.grid.geometry import footprint
 from engine.grid.terrain import Square
 
 
+@quick_constructor  # one per living creature whenever `Battle.occupancy` is rebuilt
 @dataclass(frozen=True, slots=True)
 class Occupant:
     """A creature as the grid sees it: `pos` is its top-left square, `size` squares per side."""
@@ -46,7 +48,7 @@ class Occupancy:
             if occ.id in by_id:
                 raise ValueError(f"occupant id {occ.id!r} appears twice")
             by_id[occ.id] = occ
-            for sq in footprint(occ.pos, occ.size):
+            for sq in (occ.pos,) if occ.size == 1 else footprint(occ.pos, occ.size):
                 other = by_square.get(sq)
                 if other is not None:
                     raise ValueError(f"{occ.id!r} and {other!r} both occupy {sq}")

@@ -1,7 +1,7 @@
 """The events' quick constructors (`engine.events._quick_init`, issue 14) take the arguments the
 dataclass-generated ones take, with the same defaults, and build equal, still frozen events:
-every event class of the log (../shared/log-schema.md), `Mod`, `Logged`, `CritExtra` and the
-replay's `Record` (`quick_constructor`)."""
+every event class of the log (../shared/log-schema.md), `Mod`, `Logged`, `CritExtra`, the
+replay's `Record` and the `Move` and `UsePower` actions (`quick_constructor`)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.grid.geometry import distance, footprint
+from engine.grid.geometry import adjacent, distance, footprint
 
 coord = st.integers(min_value=-50, max_value=250)
 pos = st.tuples(coord, coord)
@@ -28,3 +28,14 @@ def test_distance_fast_path_equals_definition(
         assert distance(list(fa), list(fb)) == want
     elif kind == "generator":
         assert distance(iter(fa), iter(fb)) == want
+
+
+@given(pos, size, pos, size, st.sampled_from(["tuple", "list"]))
+def test_adjacent_fast_path_equals_definition(
+    a: tuple[int, int], sa: int, b: tuple[int, int], sb: int, kind: str
+) -> None:
+    fa, fb = footprint(a, sa), footprint(b, sb)
+    want = reference(list(fa), list(fb)) == 1
+    assert adjacent(fa, fb) == want
+    if kind == "list":
+        assert adjacent(list(fa), list(fb)) == want
