@@ -20,6 +20,7 @@ from ai.caches import Provoked
 from ai.distances import LazyDistances, Route, path_toward, routes
 from ai.initiative import strikes_first
 from ai.plan import Option
+from ai.provoking import PROVOKE_TIE, calmest
 from ai.scoring import Context
 from ai.turn import Turn
 from engine.battle import Battle
@@ -92,35 +93,62 @@ def moving_options(
     return out
 
 
-def second_move(turn: Turn, first: Option) -> None:
+def second_move(turn: Turn, first: Option, calm: bool = False) -> None:
     """Plan the second move of a double move now (from where the first one ends), rather
     than deciding again once the first is done: nothing to attack was found from there.
-    It must get closer still (by walking distance, as the first)."""
+    It must get closer still (by walking distance, as the first).
+
+    With `calm` (`AIConfig.calm`), the second leg is held to what the first is: a shift is
+    one of its ways (where the ruleset allows one after a walk), every provoked opportunity
+    attack costs its tie-breaker, and the leg chosen gives way to one provoking a strict
+    subset that ends on a square worth as much and as near the goal
+    (`ai.provoking.calmest`)."""
     assert first.route is not None
-    ctx = turn.ctx
-    f = ctx.f
     end = first.end
-    second = routes(f.mg, end, turn.speed, f.enemy_sq, f.occupied, f.threat_mask, ctx.oa_cost)
+    second = second_routes(turn, end, calm)
     if not second:
         return
     _, approach = approach_terms(turn, {end: first.route, **second}, CAP, exact=True)
     wait = Patience.of(turn)
     there = approach.get(end, 0.0)
     here = there + turn.value(end) - wait.cost(end)
-    base = {
-        sq: approach.get(sq, 0.0) - turn.oa(r)[0]
-        for sq, r in second.items()
-        if approach.get(sq, 0.0) > there + 1e-6
-    }
-    pick: tuple[float, Route] | None = None
+    tie = PROVOKE_TIE if calm else 0.0
+    base = {}
+    for sq, r in second.items():
+        if approach.get(sq, 0.0) > there + 1e-6:
+            cost, _, who = turn.oa(r)
+            base[sq] = approach.get(sq, 0.0) - cost - tie * len(who)
+    pick: tuple[float, Square] | None = None
     for sq in sorted(base, key=lambda q: -base[q])[:MOVE_KEEP]:
         score = base[sq] + turn.value(sq) - wait.cost(sq)
         if pick is None or score > pick[0]:
-            pick = (score, second[sq])
-    if pick is not None and pick[0] > here + 0.1:
-        first.post = pick[1]
-        first.provoked = first.provoked + turn.oa(pick[1])[2]
-        first.replan_after = False
+            pick = (score, sq)
+    if pick is None or pick[0] <= here + 0.1:
+        return
+    sq = pick[1]
+    if calm and turn.oa(second[sq])[2]:
+        legs = {q: turn.oa(r)[2] for q, r in second.items()}
+        sq = calmest(turn, sq, legs, approach) or sq
+    first.post = second[sq]
+    first.provoked = first.provoked + turn.oa(second[sq])[2]
+    first.replan_after = False
+
+
+def second_routes(turn: Turn, end: Square, calm: bool) -> dict[Square, Route]:
+    """Where the second move of a double move can end from `end`: a walk by its least
+    provoking route; with `calm`, a shift where that provokes less, if the ruleset allows a
+    shift after a walk (the d20srd 5-foot step is only taken in a turn with no other
+    movement, S-15: a ruleset that `offers` its own shift has that rule)."""
+    ctx = turn.ctx
+    f = ctx.f
+    out = routes(f.mg, end, turn.speed, f.enemy_sq, f.occupied, f.threat_mask, ctx.oa_cost)
+    if calm and f.me.size == 1 and not f.b.ruleset.offers("shift"):
+        for nb in f.mg.adj.get(end, ()):
+            if f.mg.cost[nb] <= 1 and nb not in f.occupied and nb != end:
+                w = out.get(nb)
+                if w is None or w.mask:
+                    out[nb] = Route(nb, (end, nb), 1, 0, "shift")
+    return out
 
 
 def hold_note(b: Battle, stay: Option, options: list[Option]) -> None:
@@ -190,6 +218,17 @@ class Patience:
         return self.weight * total
 
 
+def joined(ctx: Context) -> bool:
+    """Is the fight joined: an ally in an enemy's reach, or an enemy in an ally's?"""
+    b = ctx.f.b
+    for a in ctx.f.allies:
+        a_sq = b.squares(a)
+        for e in ctx.f.enemies:
+            if distance(a_sq, b.squares(e)) <= max(a.reach, e.reach, 1):
+                return True
+    return False
+
+
 def fight_scale(ctx: Context, melee_share: float) -> float:
     """How much of the patience the fight leaves (1: all of it), from three facts that make
     waiting for the enemies' first strike a loss rather than a gain:
@@ -200,12 +239,8 @@ def fight_scale(ctx: Context, melee_share: float) -> float:
       waiting out of their melee reach only lets their shooters fire for free;
     - my side outnumbers theirs: their first strike is one of few, ours many (scaled by
       enemies / my side, at most 1), so a mirror match keeps its full patience."""
-    b = ctx.f.b
-    for a in ctx.f.allies:
-        a_sq = b.squares(a)
-        for e in ctx.f.enemies:
-            if distance(a_sq, b.squares(e)) <= max(a.reach, e.reach, 1):
-                return 0.0
+    if joined(ctx):
+        return 0.0
     odds = min(1.0, len(ctx.f.enemies) / (len(ctx.f.allies) + 1))
     return odds * melee_share
 
@@ -252,6 +287,11 @@ def approach_terms(
     rng = _longest_range(me)
     goal = choose_goal(turn, rng)
     boldness = 1.0 + 0.5 * min(turn.habits.idle, 6)
+    join = ctx.f.w.join
+    if join and joined(ctx):
+        # Its allies are fighting and its damage is dealt up close: each turn it hangs
+        # back is a turn of blows lost while theirs land on them (`Weights.join`).
+        boldness = max(boldness, 1.0 + join)
     pull = ctx.f.w.approach * boldness
     gap = chebyshev(me.pos, goal.pos)
     if exact and gap > cap - 2 and gap <= FAR:

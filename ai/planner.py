@@ -34,7 +34,7 @@ from ai.memory import SideMemory
 from ai.minor import minor_actions, second_wind_value
 from ai.moving import CAP, approach_terms, hold_note, moving_options, second_move
 from ai.plan import Budget, Option, budget
-from ai.provoking import act_provokes_now, calmer, deadly, settle
+from ai.provoking import act_provokes_now, calmer, deadly, reckon_two_moves, settle
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.styles import Style, cautious, resolve, spare_dying
@@ -148,7 +148,9 @@ class Planner:
         not one whose opportunity attacks, with the first move's, the creature can't expect
         to survive (it plans again from the first move's end instead)."""
         before = (best.post, best.provoked, best.replan_after)
-        second_move(turn, best)
+        if self.config.calm:  # what the second leg provokes of enemies farther off counts
+            reckon_two_moves(turn.ctx)
+        second_move(turn, best, self.config.calm)
         if self.config.calm and best.post is not None and deadly(turn, best):
             best.post, best.provoked, best.replan_after = before
 
@@ -227,6 +229,8 @@ class Planner:
         if any(o.kind == "move" and o.provoked for o in moving) or (
             fleeing and turn.threatened_at_start
         ):  # 4srd, d20srd: a double move that leaves its first square unprovoked
+            if self.config.calm:
+                reckon_two_moves(ctx)
             options.extend(withdraw_options(turn, fleeing))
         stay = next(o for o in moving if o.kind == "stay")
         for u in utils:

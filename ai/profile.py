@@ -50,6 +50,14 @@ class Profile:
         return self.far_range == 0
 
     @property
+    def standoff(self) -> float:
+        """The share of its damage it can deal from where it stands, out of the enemies'
+        reach (its ranged and area attacks: their mean over the sum of both means; 0 when
+        it only hurts what it walks up to, or deals no damage by its dice at all)."""
+        both = self.melee + self.far
+        return self.far / both if both > 0 else 0.0
+
+    @property
     def shooter(self) -> bool:
         """Its ranged attacks do clearly more than its melee ones (the basic melee every
         creature gets counts for little)."""

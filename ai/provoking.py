@@ -50,6 +50,32 @@ EPS = 1e-6
 Square = tuple[int, int]
 
 
+def reckon_two_moves(ctx: Context) -> None:
+    """Reckon the opportunity attacks of the enemies whose reach the mover could leave only
+    in a second move (`Context` reckons those within one move: speed + 2): before a double
+    move's second leg or a withdraw (double speed) is weighed, so that neither walks
+    through a far enemy's reach for free nor hides a deadly one from `deadly`. Once a
+    decision; the nearer enemies' figures are unchanged."""
+    if getattr(ctx, "two_moves", False):
+        return
+    ctx.two_moves = True  # type: ignore[attr-defined]
+    f = ctx.f
+    b = f.b
+    me = f.me
+    one, two = b.speed(me) + 2, 2 * b.speed(me) + 2
+    mx, my = me.pos
+    exp, drop = list(ctx.oa_exp), list(ctx.oa_drop)
+    for i, eid in enumerate(f.threat_ids):
+        e = b[eid]
+        gap = max(abs(e.pos[0] - mx), abs(e.pos[1] - my)) - e.reach - e.size
+        p = e.basic_melee()
+        if p is not None and one < gap <= two:
+            exp[i], drop[i] = ctx.quick_attack(e, p)
+    w = f.w.oa
+    ctx.oa_exp, ctx.oa_drop = tuple(exp), tuple(drop)
+    ctx.oa_cost = tuple(w * x * (1.0 + 2.0 * d) for x, d in zip(exp, drop, strict=True))
+
+
 def oa_risk(turn: Turn, who: tuple[str, ...]) -> tuple[float, float]:
     """(expected damage, chance to survive) of the opportunity attacks of `who` on the mover
     (`Context.oa_exp`, `oa_drop`)."""
@@ -183,23 +209,13 @@ def _calmer_attack(turn: Turn, o: Option) -> Option | None:
 
 
 def _calmer_move(turn: Turn, o: Option, approach: dict[Square, float]) -> Option | None:
-    who = set(o.provoked)
-    near = approach.get(o.end, 0.0)
-    end_value = turn.value(o.end)
-    best: tuple[tuple[int, float, Square], Square] | None = None
-    for sq in [turn.s0, *turn.moves]:
-        alt = turn.route_cost[sq][2]
-        value = turn.value(sq)
-        closer = approach.get(sq, 0.0)
-        if not set(alt) < who or value < end_value - EPS or closer < near - EPS:
-            continue
-        key = (len(alt), -value - closer, sq)
-        if best is None or key < best[0]:
-            best = (key, sq)
-    if best is None:
+    assert o.route is not None
+    legs = {sq: turn.route_cost[sq][2] for sq in [turn.s0, *turn.moves]}
+    sq = calmest(turn, o.end, legs, approach)
+    if sq is None:
         return None
-    sq = best[1]
-    gain = PROVOKE_TIE * (len(who) - best[0][0])
+    alt = legs[sq]
+    gain = PROVOKE_TIE * (len(set(o.provoked)) - len(alt))
     if sq == turn.s0:
         return Option("stay", o.score + gain, sq, goal=o.goal, parts={"calmer": gain})
     r = turn.moves[sq]
@@ -208,7 +224,31 @@ def _calmer_move(turn: Turn, o: Option, approach: dict[Square, float]) -> Option
         score=o.score + gain,
         end=sq,
         route=r,
-        provoked=turn.route_cost[sq][2],
+        provoked=alt,
         avoided=turn.avoided(r),
         parts={**o.parts, "calmer": gain},
     )
+
+
+def calmest(
+    turn: Turn, end: Square, legs: dict[Square, tuple[str, ...]], approach: dict[Square, float]
+) -> Square | None:
+    """The square among `legs` (each with whose opportunity attacks the way there provokes)
+    that provokes a strict subset of what the way to `end` provokes, is worth as much
+    (`Turn.value`) and as near the goal (`approach`); fewest provoked first, then the best;
+    None if there is none. A double move's first leg and its second one both ask it."""
+    who = set(legs[end])
+    near = approach.get(end, 0.0)
+    end_value = turn.value(end)
+    best: tuple[tuple[int, float, Square], Square] | None = None
+    for sq, alt in legs.items():
+        if not set(alt) < who:
+            continue
+        value = turn.value(sq)
+        closer = approach.get(sq, 0.0)
+        if value < end_value - EPS or closer < near - EPS:
+            continue
+        key = (len(alt), -value - closer, sq)
+        if best is None or key < best[0]:
+            best = (key, sq)
+    return best[1] if best is not None else None

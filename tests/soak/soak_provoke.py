@@ -48,7 +48,7 @@ if str(ROOT) not in sys.path:
 
 from ai import planner as planner_mod  # noqa: E402
 from ai.candidates import attack_options  # noqa: E402
-from ai.distances import Route  # noqa: E402
+from ai.distances import Route, routes  # noqa: E402
 from ai.moving import CAP, approach_terms  # noqa: E402
 from ai.plan import Option  # noqa: E402
 from ai.sim import _loaded, play  # noqa: E402
@@ -175,6 +175,44 @@ def _needless_move(turn: Turn, o: Option, fleeing: bool) -> str | None:
     return None
 
 
+def _second_leg_routes(turn: Turn, end: Square) -> dict[Square, Route]:
+    """Every square the second move of a double move can end on from `end`: a walk by the
+    least provoking route, or a shift (one square, provoking no one) where the ruleset allows
+    one after a walk (not the d20srd 5-foot step, S-15)."""
+    ctx = turn.ctx
+    f = ctx.f
+    out = routes(f.mg, end, turn.speed, f.enemy_sq, f.occupied, f.threat_mask, ctx.oa_cost)
+    if f.me.size == 1 and not f.b.ruleset.offers("shift"):
+        for nb in f.mg.adj.get(end, ()):
+            if f.mg.cost[nb] <= 1 and nb not in f.occupied and nb != end:
+                w = out.get(nb)
+                if w is None or w.mask:
+                    out[nb] = Route(nb, (end, nb), 1, 0, "shift")
+    out.pop(end, None)
+    return out
+
+
+def _needless_second(turn: Turn, o: Option) -> str | None:
+    """The alternative that makes the second leg of double move `o` a needless provocation:
+    another second leg from the first one's end (a shift, another path) provoking a strict
+    subset, ending on a square worth as much and as near the enemy it walks toward."""
+    assert o.route is not None and o.post is not None
+    who = set(turn.oa(o.post)[2])
+    if not who:
+        return None
+    second = _second_leg_routes(turn, o.end)
+    near = approach_terms(turn, {o.end: o.route, **second}, CAP, exact=True)[1]
+    end = o.post.end
+    end_value, end_near = turn.value(end), near.get(end, 0.0)
+    for sq, r in second.items():
+        alt = set(turn.oa(r)[2])
+        if not alt < who or turn.value(sq) < end_value - EPS:
+            continue
+        if near.get(sq, 0.0) >= end_near - EPS:
+            return f"second leg to {sq} provokes {sorted(alt)} instead of {sorted(who)}"
+    return None
+
+
 def _early(turn: Turn, o: Option) -> tuple[str, ...]:
     """Who the minor actions taken first provoke (S-14), as the engine rules it."""
     f = turn.ctx.f
@@ -216,6 +254,8 @@ def _check(enc: Encounter, c: Combatant, pl: Any, o: Option, moves_only: bool) -
         alt = _needless(turn, o)
     elif o.kind == "move" and o.route is not None:
         alt = _needless_move(turn, o, o.fleeing)
+        if alt is None and o.post is not None:
+            alt = _needless_second(turn, o)
     if alt is not None:
         audit.needless.append(f"{where} to {o.end} ({alt})")
     if _reckless(turn, o, early):
