@@ -18,6 +18,7 @@ from engine.flanking import Side
 from engine.state import Combatant
 
 if TYPE_CHECKING:
+    from ai.moving import Patience
     from ai.position import Foe
     from ai.previews import DamagePart, PreviewKey, SquareKey
     from ai.scoring import Hit
@@ -99,6 +100,9 @@ class Caches:
     # --- ai.moving --------------------------------------------------------------------------
     ring: dict[str, bool] = field(default_factory=dict)
     """`open_ring`: enemy -> is there a free square next to it to attack it from."""
+    patience: Patience | None = None
+    """`Patience.of`: what a turn with no attack pays for the enemies' first strike (it reads
+    only the decision's facts and my side's memory, so it is the same for every option)."""
     # --- ai.planner -------------------------------------------------------------------------
     support: list[Support] = field(default_factory=list)
     """Set once by the planner before squares are valued: allies out of reach of a heal I

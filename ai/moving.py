@@ -182,6 +182,14 @@ class Patience:
 
     @classmethod
     def of(cls, turn: Turn) -> Patience:
+        """The decision's patience (worked out once: `Caches.patience`)."""
+        kept = turn.ctx.c.patience
+        if kept is None:
+            kept = turn.ctx.c.patience = cls._of(turn)
+        return kept
+
+    @classmethod
+    def _of(cls, turn: Turn) -> Patience:
         ctx = turn.ctx
         w = ctx.f.w
         if not w.patience:
