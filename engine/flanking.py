@@ -93,7 +93,61 @@ def flanks_from(
         return mine in sides
     # `mine in flank_sides(...)`: some partner stands on the side opposite the attacker's
     opposite = (-mine[0], -mine[1])
+    if battle.passing is not None or opposite == (0, 0):
+        return _partner_scanned(battle, attacker, target, opposite)
+    return _partner_indexed(battle, attacker, target, opposite)
+
+
+def _partner_scanned(
+    battle: Battle, attacker: Combatant, target: Combatant, opposite: Side
+) -> bool:
+    """Some flank partner stands on side `opposite` of the target: every creature asked."""
     return any(
         side_of(a.pos, a.size, target.pos, target.size) == opposite
         for a in _partners(battle, attacker, target)
     )
+
+
+def _partner_indexed(
+    battle: Battle, attacker: Combatant, target: Combatant, opposite: Side
+) -> bool:
+    """`_partner_scanned` asking only the creatures in the strip of squares along side
+    `opposite` of the target (its corner square for a diagonal side), by the occupancy index.
+
+    Why that strip is enough: a creature on side (1, 0) of a target of size T at (tx, ty)
+    starts at column tx + T or beyond and shares a row with it; adjacent, it starts at
+    exactly tx + T, so one of its squares is (tx + T, y) for a row y of the target's; on
+    side (1, 1) it is adjacent only from (tx + T, ty + T); likewise for the other sides.
+    So every partner on that side has a square in the strip; a creature found there is put
+    to the same tests as in the scan (its side among them). Not while a walker passes
+    through an ally (`Battle.passing`: the square is the ally's in the index): the caller
+    scans then. tests/engine/test_attack_fast.py compares the two over random placements."""
+    tx, ty = target.pos
+    size = target.size
+    ox, oy = opposite
+    xs = (tx - 1,) if ox < 0 else (tx + size,) if ox > 0 else range(tx, tx + size)
+    ys = (ty - 1,) if oy < 0 else (ty + size,) if oy > 0 else range(ty, ty + size)
+    at = battle.occupancy().by_square.get
+    combatants = battle.combatants
+    side, cid = attacker.side, attacker.id
+    t_sq: tuple[Square, ...] | None = None
+    seen: str | None = None
+    for x in xs:
+        for y in ys:
+            oid = at((x, y))
+            if oid is None or oid in (seen, cid):
+                continue
+            seen = oid
+            a = combatants[oid]
+            if a.side != side or not a.standing:
+                continue
+            if side_of(a.pos, a.size, target.pos, size) != opposite:
+                continue
+            if t_sq is None:
+                t_sq = battle.squares(target)
+            if not adjacent(battle.squares(a), t_sq):
+                continue
+            flags = battle._conditions(a)[1]
+            if "no_reactions" not in flags and "cant_see" not in flags:
+                return True
+    return False
