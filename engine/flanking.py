@@ -125,29 +125,36 @@ def _partner_indexed(
     tx, ty = target.pos
     size = target.size
     ox, oy = opposite
+    at = battle.occupancy().by_square.get
+    if size == 1:  # the strip is one square
+        oid = at((tx + ox, ty + oy))
+        return oid is not None and _partner_on(battle, attacker, target, oid, opposite)
     xs = (tx - 1,) if ox < 0 else (tx + size,) if ox > 0 else range(tx, tx + size)
     ys = (ty - 1,) if oy < 0 else (ty + size,) if oy > 0 else range(ty, ty + size)
-    at = battle.occupancy().by_square.get
-    combatants = battle.combatants
-    side, cid = attacker.side, attacker.id
-    t_sq: tuple[Square, ...] | None = None
     seen: str | None = None
     for x in xs:
         for y in ys:
             oid = at((x, y))
-            if oid is None or oid in (seen, cid):
+            if oid is None or oid == seen:
                 continue
             seen = oid
-            a = combatants[oid]
-            if a.side != side or not a.standing:
-                continue
-            if side_of(a.pos, a.size, target.pos, size) != opposite:
-                continue
-            if t_sq is None:
-                t_sq = battle.squares(target)
-            if not adjacent(battle.squares(a), t_sq):
-                continue
-            flags = battle._conditions(a)[1]
-            if "no_reactions" not in flags and "cant_see" not in flags:
+            if _partner_on(battle, attacker, target, oid, opposite):
                 return True
     return False
+
+
+def _partner_on(
+    battle: Battle, attacker: Combatant, target: Combatant, oid: str, opposite: Side
+) -> bool:
+    """Creature `oid` is a flank partner (`_partners`' tests) on side `opposite` of `target`."""
+    if oid == attacker.id:
+        return False
+    a = battle.combatants[oid]
+    if a.side != attacker.side or not a.standing:
+        return False
+    if side_of(a.pos, a.size, target.pos, target.size) != opposite:
+        return False
+    if not adjacent(battle.squares(a), battle.squares(target)):
+        return False
+    flags = battle._conditions(a)[1]
+    return "no_reactions" not in flags and "cant_see" not in flags

@@ -9,21 +9,27 @@ over random states:
 - F-ATK-2, F-MOD-1..11: the setup kept per (attacker, target, power, weapon) for the roll
   equals the setup worked out from the parts with every memo emptied, as creatures move,
   conditions come and go, effects end, hit point states change and partners appear, across
-  rulesets, in fights cut anywhere (an undo or a resumed save is such a cut).
+  rulesets, in fights cut anywhere (an undo or a resumed save is such a cut);
+- F-MOD-4, X-PWR-1: the legality of a named target kept per (attacker, target, power) gives
+  the answer (the targets, or the same refusal) the full check gives, over the same states.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import attacks
+from engine.actions import Impossible, UsePower
 from engine.effects import end
 from engine.encounter import Encounter
 from engine.flanking import Side, _partner_indexed, _partner_scanned
 from engine.grid import footprint
+from engine.powers import resolve_targets
 from engine.state import Combatant
 from tests.engine.test_caches import STATES, cut, loaded
 from tests.support.helpers import put_effect
@@ -117,12 +123,31 @@ def every_roll_setup(enc: Encounter) -> dict[tuple[str, str, str], attacks.Attac
     return out
 
 
-def cold(enc: Encounter) -> dict[tuple[str, str, str], attacks.AttackSetup]:
+def every_target_check(enc: Encounter) -> dict[tuple[str, str, str], object]:
+    """Every creature's every single-target power named on every creature (the dead and
+    itself included): the targets `resolve_targets` returns, or its refusal."""
+    b = enc.battle
+    out: dict[tuple[str, str, str], object] = {}
+    for c in list(b.combatants.values()):
+        for p in c.powers:
+            if p.kind not in ("melee", "ranged"):
+                continue
+            for t in list(b.combatants.values()):
+                try:
+                    got: object = resolve_targets(b, c, p, UsePower(p.id, (t.id,)))
+                except Impossible as exc:
+                    got = (exc.code, str(exc))
+                out[(c.id, p.id, t.id)] = got
+    return out
+
+
+def cold(enc: Encounter, ask: Callable[[Encounter], Any] = every_roll_setup) -> Any:
+    """`ask` with every memo emptied first (the battle's own left as they were)."""
     b = enc.battle
     kept = b._cond_cache, b.memo
     b._cond_cache, b.memo = {}, {}
     try:
-        return every_roll_setup(enc)
+        return ask(enc)
     finally:
         b._cond_cache, b.memo = kept
 
@@ -185,3 +210,18 @@ def test_property_kept_roll_setup_equals_uncached_F_ATK_2_F_MOD_1(
         warm = every_roll_setup(enc)  # from what the setups kept before the change
         assert warm == cold(enc)
         assert every_roll_setup(enc) == warm  # and again, now kept
+
+
+@settings(max_examples=25, deadline=None)
+@given(**STATES, steps=st.integers(1, 10))
+def test_property_kept_target_legality_equals_the_full_check_F_MOD_4(
+    name: str, seed: int, ruleset: str, at: float, steps: int
+) -> None:
+    enc = cut(name, seed, ruleset, at)
+    rng = random.Random(seed * 1000 + steps)
+    every_target_check(enc)  # warm
+    for _ in range(steps):
+        step(enc, rng)
+        warm = every_target_check(enc)
+        assert warm == cold(enc, every_target_check)
+        assert every_target_check(enc) == warm
