@@ -35,7 +35,7 @@ from engine.content.checks import threat_low
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
-from engine.flanking import Side, flank_sides, flanks_from, side_of
+from engine.flanking import Side, flank_sides, flank_watch, flanks_from, side_of
 from engine.grid import concealment, cover, distance, footprint
 from engine.immunity import immune_to_damage, immune_to_effects
 from engine.rulesets import Ruleset
@@ -382,7 +382,9 @@ def setup(
     versions of the effects on them, the attacker's hit point state, their creature objects,
     the squares of both and of the source, the action's modifiers, `all_targets`, `extra`
     and, for a ranged attack (whose cover counts the other enemies), the occupancy. Whether
-    a partner flanks is asked anew each time it could matter (adjacent, flankable)."""
+    a partner flanks is asked anew each time it could matter (adjacent, flankable): who
+    stands where to flank is kept with the occupancy index it was found in, and whether
+    they are standing and free to react is asked each time (`engine.flanking.flank_watch`)."""
     if at is not None:
         return _setup(battle, attacker, target, power, weapon, origin, all_targets, at, extra)
     conds = battle._conditions
@@ -420,17 +422,20 @@ def setup(
         flankable = _granted_ca(parts[0], parts[1], parts[2].conceal, parts[2].adjacent) is None
         by_flank: list[AttackSetup | None] = [None, None]
         by_flank[parts[2].flanking] = s
-        battle.memo[key] = (check, attacker, target, power, weapon, flankable, by_flank, parts)
+        entry = [check, attacker, target, power, weapon, flankable, by_flank, parts, None]
+        battle.memo[key] = entry  # the last: the flank watch (`flank_watch`)
         return s
-    flank = kept[5] and flanks_from(battle, attacker, target, attacker.pos)
+    if not kept[5]:
+        found: AttackSetup | None = kept[6][False]
+        assert found is not None
+        return found
+    flank, kept[8] = flank_watch(battle, attacker, target, kept[8])
     by_flank = kept[6]
-    found: AttackSetup | None = by_flank[flank]
-    if found is None:  # the other flanking than the one first set up (only when flankable)
+    found = by_flank[flank]
+    if found is None:  # the other flanking than the one first set up
         ap, tp, sp = kept[7]
-        sp = sp._replace(combat_advantage=flank, flanking=flank)
-        found = by_flank[flank] = compose(
-            battle, attacker, target, (ap, tp, sp), all_targets, extra
-        )
+        parts = (ap, tp, sp._replace(combat_advantage=flank, flanking=flank))
+        found = by_flank[flank] = compose(battle, attacker, target, parts, all_targets, extra)
     return found
 
 

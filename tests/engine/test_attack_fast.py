@@ -6,6 +6,9 @@ over random states:
   creature, target and side, over random placements with creatures larger than one square
   (`keep-d20`'s ogre, and everyone made Large at random), conditions that stop reacting or
   seeing, and creatures down or dead;
+- F-MOD-1: the partners placed by the index, kept while the index stands (`flank_watch`),
+  with only their standing and conditions asked again, equal the scan after conditions
+  change, creatures drop and others die;
 - F-ATK-2, F-MOD-1..11: the setup kept per (attacker, target, power, weapon) for the roll
   equals the setup worked out from the parts with every memo emptied, as creatures move,
   conditions come and go, effects end, hit point states change and partners appear, across
@@ -27,7 +30,7 @@ from engine import attacks
 from engine.actions import Impossible, UsePower
 from engine.effects import end
 from engine.encounter import Encounter
-from engine.flanking import Side, _partner_indexed, _partner_scanned
+from engine.flanking import Side, _partner_indexed, _partner_scanned, flank_watch, side_of
 from engine.grid import footprint
 from engine.powers import resolve_targets
 from engine.state import Combatant
@@ -102,7 +105,49 @@ def test_property_indexed_flank_partners_equal_scanned_F_MOD_1(
                 continue
             for side in SIDES:
                 want = _partner_scanned(b, a, t, side)
-                assert _partner_indexed(b, a, t, side) == want, (a.id, t.id, side)
+                assert _partner_indexed(b, a, t, side, b.occupancy()) == want, (a.id, t.id, side)
+
+
+def scanned_flank(enc: Encounter, a: Combatant, t: Combatant) -> bool:
+    mine = side_of(a.pos, a.size, t.pos, t.size)
+    return _partner_scanned(enc.battle, a, t, (-mine[0], -mine[1]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    name=st.sampled_from(["brawl", "keep-d20"]),
+    seed=st.integers(0, 10_000),
+    large=st.sampled_from([0.0, 0.3]),
+    steps=st.integers(1, 12),
+)
+def test_property_kept_flank_watch_equals_scanned_F_MOD_1(
+    name: str, seed: int, large: float, steps: int
+) -> None:
+    enc = Encounter.create(loaded(name), seed=1)
+    rng = random.Random(seed)
+    scatter(enc, rng, large)
+    b = enc.battle
+    b.occupancy()
+    pairs = [(a, t) for a in b.combatants.values() for t in b.combatants.values() if a is not t]
+    watches = {}
+    for a, t in pairs:
+        if a.alive and t.alive:
+            flank, watches[(a.id, t.id)] = flank_watch(b, a, t, None)
+            assert flank == scanned_flank(enc, a, t)
+    placed = sorted({oid for w in watches.values() if w is not None for oid in w[1]})
+    for _ in range(steps):  # the placed partners stunned, blinded, dropped; nobody moves
+        if placed:
+            c = b[rng.choice(placed)]
+            if rng.random() < 0.5:
+                c.state = rng.choice(["healthy", "dying", "unconscious"])
+            elif c.alive:
+                put_effect(enc, c.id, conditions=(rng.choice(MOVING),))
+    upset(enc, rng, steps // 3)  # and anyone else (a death renews the index)
+    b.occupancy()  # (a death renews the index: the watches found in the old one are dropped)
+    for a, t in pairs:
+        if a.alive and t.alive and (a.id, t.id) in watches:
+            flank, _ = flank_watch(b, a, t, watches[(a.id, t.id)])
+            assert flank == scanned_flank(enc, a, t), (a.id, t.id)
 
 
 def every_roll_setup(enc: Encounter) -> dict[tuple[str, str, str], attacks.AttackSetup]:
