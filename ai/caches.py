@@ -19,7 +19,7 @@ from engine.state import Combatant
 
 if TYPE_CHECKING:
     from ai.position import Foe
-    from ai.previews import PreviewKey, SquareKey
+    from ai.previews import DamagePart, PreviewKey, SquareKey
     from ai.scoring import Hit
     from engine.attacks import AttackerPart, SquarePart, TargetPart
 
@@ -43,6 +43,8 @@ class Caches:
     """`parts_for`: (my power, target) -> the target's part."""
     square_parts: dict[SquareKey, SquarePart] = field(default_factory=dict)
     """`square_part_at`: (my power, target, my square, area origin) -> the square part."""
+    damage_parts: dict[tuple[str, str], DamagePart] = field(default_factory=dict)
+    """`damage_part`: (my power, target) -> what a preview reads besides the odds."""
     # --- ai.scoring.Context -----------------------------------------------------------------
     dangers: dict[str, Danger] = field(default_factory=dict)
     """`danger`: enemy -> its danger (a view of the side's per-round table)."""

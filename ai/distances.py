@@ -6,7 +6,11 @@ Three kinds, all plain-Python loops over the engine's movement graph (`graph_of`
   by default), by the engine's own `engine.grid.distance_map`. One map per enemy, shared by
   every creature of a side (the cache lives in the side's policy) and kept while that enemy
   stays where it is. Creatures are ignored in these maps: an approximation that lets one
-  enemy's move invalidate only its own map.
+  enemy's move invalidate only its own map. Maps of fewer than `LAZY_SQUARES` squares are
+  searched whole and memoized by the terrain (`terrain_distances`); longer ones (a goal
+  across a big map) are `LazyDistances`: the same answers, searched only for the squares
+  asked about, by an A* toward them that stops once they are settled (a disc of radius 48
+  is 9,000 squares).
 - `routes`: every square a mover can end on within its speed, by the path that provokes the
   fewest (most harmless) opportunity attacks, not merely the cheapest: a label-setting search
   over (square, set of enemies provoked) with Pareto pruning.
@@ -21,8 +25,9 @@ submits.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.grid import (
     BattleMap,
@@ -50,6 +55,153 @@ class MapGraph:
 def graph_of(bmap: BattleMap) -> MapGraph:
     """The map's movement graph as the engine flattens it (once per map: maps are immutable)."""
     return MapGraph(adjacency(bmap), entry_costs(bmap), bmap)
+
+
+class Distances(Protocol):
+    """A capped distance map as its readers see it: square -> walking cost into the creature,
+    None beyond the cap or out of reach (a dict, or a `LazyDistances`)."""
+
+    def get(self, sq: Square, default: None = None, /) -> int | None: ...
+
+
+LAZY_SQUARES = 2500
+"""Distance maps that would hold at least this many squares (the disc within the cap, or
+the whole map if smaller) are `LazyDistances` (see the module docstring): on a small map
+the A* settles most of it anyway, and costs more a square than the plain search."""
+
+
+LAZY_SHARE = 0.5
+"""A `LazyDistances` searches its whole map once its A* searches have settled this share of
+the squares within its cap (several creatures of a side walking toward the same enemy: the
+whole map then serves them all; the A* never costs more than about twice the better of the
+two)."""
+
+
+class LazyDistances:
+    """A distance map with cap `cap` into `sources` (what `engine.grid.distance_map` returns,
+    creatures ignored) whose squares are searched when asked for: `settle(squares)` runs an
+    A* from the sources toward the box around the squares not yet known (the Chebyshev
+    distance to the box never overestimates: every step moves one square and costs at least
+    1), and stops when they are all settled or every path left is longer than the cap. A
+    square settled by A* with a consistent estimate has its exact cost (every square a
+    search settles is kept, asked for or not: the next search, a second move's squares or
+    another creature's, often finds its squares there), so `get` answers as the whole map
+    would (`tests/ai/test_terrain_distances.py`). Once its searches have
+    spent `LAZY_SHARE` of what the whole map costs, it searches the whole map and reads
+    that."""
+
+    __slots__ = ("bmap", "cap", "known", "sources", "spent", "whole")
+
+    def __init__(self, bmap: BattleMap, sources: Sequence[Square], cap: int) -> None:
+        self.bmap = bmap
+        self.sources = tuple(sources)
+        self.cap = cap
+        self.known: dict[Square, int | None] = {}
+        self.spent = 0
+        """Squares the A* searches have settled so far."""
+        self.whole: dict[Square, int] | None = None
+
+    def get(self, sq: Square, default: None = None, /) -> int | None:
+        whole = self.whole
+        if whole is not None:
+            return whole.get(sq)
+        known = self.known
+        if sq not in known:
+            self.settle((sq,))
+            if self.whole is not None:
+                return self.whole.get(sq)
+        return known[sq]
+
+    def settle(self, squares: Iterable[Square]) -> None:
+        """Search the cost of every square of `squares` not yet known."""
+        if self.whole is not None:
+            return
+        known = self.known
+        todo = {sq for sq in squares if sq not in known}
+        if not todo:
+            return
+        if self.spent >= LAZY_SHARE * whole_size(self.bmap, self.cap):
+            self.whole = distance_map(self.bmap, self.sources, self.cap)
+            self.known = {}
+            return
+        self.spent += _astar(self.bmap, self.sources, self.cap, todo, known)
+
+
+def whole_size(bmap: BattleMap, cap: int) -> int:
+    """About how many squares a distance map with cap `cap` holds: the disc within the cap,
+    or the map's walkable squares if fewer."""
+    side = 2 * cap + 1
+    return min(side * side, len(bmap._entry_cost))
+
+
+def _astar(
+    bmap: BattleMap,
+    sources: tuple[Square, ...],
+    cap: int,
+    todo: set[Square],
+    known: dict[Square, int | None],
+) -> int:
+    """`LazyDistances.settle`: the cost of every square of `todo` into `known` (None beyond
+    `cap`), by an A* whose estimate is the Chebyshev distance to the box around `todo`.
+    Returns how many squares it settled."""
+    x0 = min(x for x, _ in todo)
+    x1 = max(x for x, _ in todo)
+    y0 = min(y for _, y in todo)
+    y1 = max(y for _, y in todo)
+    nbrs = bmap.nbrs
+    cost = bmap._entry_cost
+    best: dict[Square, int] = {}
+    buckets: list[list[Square]] = [[] for _ in range(cap + 1)]
+    for s in sources:
+        if s not in best:
+            best[s] = 0
+            h = _box_gap(s, x0, y0, x1, y1)
+            if h <= cap:
+                buckets[h].append(s)
+    settled = 0
+    for f in range(cap + 1):
+        bucket = buckets[f]
+        while bucket:
+            v = bucket.pop()  # the latest first: deeper along the way, among equals
+            d = best[v]
+            x, y = v
+            dx = x0 - x if x < x0 else x - x1 if x > x1 else 0
+            dy = y0 - y if y < y0 else y - y1 if y > y1 else 0
+            if d + (dx if dx > dy else dy) != f:
+                continue  # a cheaper way to v was found after this entry was made
+            settled += 1
+            known[v] = d  # settled: exact, and kept for the next searches of this map
+            if v in todo:
+                todo.discard(v)
+                if not todo:
+                    return settled
+            # Walking from u into v costs v's entry cost (as `distance_map` counts it).
+            nd = d + cost.get(v, 1)
+            if nd > cap:
+                continue
+            vs = nbrs.get(v)
+            if vs is None:
+                vs = step_neighbours(bmap, v)
+            for u in vs:
+                if nd < best.get(u, BIG):
+                    best[u] = nd
+                    x, y = u
+                    dx = x0 - x if x < x0 else x - x1 if x > x1 else 0
+                    dy = y0 - y if y < y0 else y - y1 if y > y1 else 0
+                    fu = nd + (dx if dx > dy else dy)
+                    if fu <= cap:
+                        buckets[fu].append(u)
+    for sq in todo:
+        known[sq] = None
+    return settled
+
+
+def _box_gap(sq: Square, x0: int, y0: int, x1: int, y1: int) -> int:
+    """Chebyshev distance from `sq` to the box x0..x1, y0..y1."""
+    x, y = sq
+    dx = x0 - x if x < x0 else x - x1 if x > x1 else 0
+    dy = y0 - y if y < y0 else y - y1 if y > y1 else 0
+    return dx if dx > dy else dy
 
 
 _WARM: set[int] = set()
@@ -92,15 +244,13 @@ class DistanceCache:
     STEP = 8
 
     def __init__(self, limit: int = 96) -> None:
-        self._maps: dict[tuple[Square, int], list[tuple[int, int, dict[Square, int]]]] = {}
+        self._maps: dict[tuple[Square, int], list[tuple[int, int, Distances]]] = {}
         self._bmap: BattleMap | None = None
         self._limit = limit
         self.computed = 0
         """How many maps were searched (for tests and the benchmark)."""
 
-    def get(
-        self, bmap: BattleMap, pos: Square, size: int, cap: int, tag: int = 0
-    ) -> dict[Square, int]:
+    def get(self, bmap: BattleMap, pos: Square, size: int, cap: int, tag: int = 0) -> Distances:
         """Square -> walking cost into the creature at `pos`, for every square within `cap`
         (and possibly more). `tag`: the fight's record count now."""
         if self._bmap is not bmap:
@@ -113,9 +263,13 @@ class DistanceCache:
         if versions is None and len(self._maps) >= self._limit:
             self._maps.clear()
         cap = -(-cap // self.STEP) * self.STEP
-        x, y = pos
-        sources = [(x + i, y + j) for j in range(size) for i in range(size)]
-        dm = distance_map(bmap, sources, cap)
+        dm: Distances
+        if whole_size(bmap, cap) >= LAZY_SQUARES:
+            x, y = pos
+            sources = [(x + i, y + j) for j in range(size) for i in range(size)]
+            dm = LazyDistances(bmap, sources, cap)
+        else:
+            dm = terrain_distances(bmap, pos, size, cap)
         self._maps.setdefault(key, []).append((tag, cap, dm))
         self.computed += 1
         return dm
@@ -128,6 +282,46 @@ class DistanceCache:
                 versions.pop()
             if not versions:
                 del self._maps[key]
+
+
+DIST_MEMO_SQUARES = 200_000
+"""Squares held by one terrain's distance maps (`terrain_distances`) past which they are
+dropped wholesale (about 6 MB at most, 31 bytes a square; a refill only recomputes)."""
+_DIST_KEY = "ai.distances"
+
+
+class _DistMemo:
+    """One terrain's distance maps by (position, size, cap), and how many squares they hold."""
+
+    __slots__ = ("held", "maps")
+
+    def __init__(self) -> None:
+        self.maps: dict[tuple[Square, int, int], dict[Square, int]] = {}
+        self.held = 0
+
+
+def terrain_distances(bmap: BattleMap, pos: Square, size: int, cap: int) -> dict[Square, int]:
+    """`engine.grid.distance_map` into the creature of `size` at `pos` (creatures ignored),
+    memoized by the terrain (`BattleMap.tables`): a pure function of the terrain, so every
+    side, fight and map drawn the same shares it (the fights of a simulation start from the
+    same squares). Read-only for callers."""
+    extra = bmap.tables.extra
+    memo: _DistMemo | None = extra.get(_DIST_KEY)
+    if memo is None:
+        memo = extra[_DIST_KEY] = _DistMemo()
+    key = (pos, size, cap)
+    dm = memo.maps.get(key)
+    if dm is not None:
+        return dm
+    x, y = pos
+    sources = [(x + i, y + j) for j in range(size) for i in range(size)]
+    dm = distance_map(bmap, sources, cap)
+    if memo.held + len(dm) > DIST_MEMO_SQUARES:
+        memo.maps.clear()
+        memo.held = 0
+    memo.held += len(dm)
+    memo.maps[key] = dm
+    return dm
 
 
 _Label = tuple[int, float, int, Square, int]
@@ -200,17 +394,21 @@ def routes(
     # square entered only, so the labels reaching a square arrive in non-decreasing cost
     # order; a new label is kept only if it provokes strictly less than every earlier one
     # there (Pareto front over cost and opportunity-attack cost; exact for one threatening
-    # enemy, a close approximation for several).
+    # enemy, a close approximation for several). The last label kept at a square is thus
+    # its least provoking one (`last`).
     labels: list[_Label] = [(0, 0.0, 0, start, -1)]
     front: dict[Square, float] = {start: 0.0}
-    at: dict[Square, list[int]] = {start: [0]}
+    last: dict[Square, int] = {start: 0}
     buckets: list[list[int]] = [[] for _ in range(budget + 3)]
     buckets[0].append(0)
     cost = mg.cost
     adj = mg.adj
+    flat = mg.bmap.flat
     bit_cost: dict[int, float] = {}
+    n = 1
     # Every step costs at least 1, so the labels at exactly `budget` extend no further.
     for d in range(budget):
+        roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
         for li in buckets[d]:
             _, oa, mask, u, _ = labels[li]
             extra = threat_mask.get(u, 0) & ~mask
@@ -224,30 +422,40 @@ def routes(
             vs = adj.get(u)
             if vs is None:
                 vs = neighbours(mg, u)
+            elif u in flat:  # every neighbour costs 1 to enter
+                nd = d + 1
+                bucket = buckets[nd]
+                for v in vs:
+                    if v in blocked:
+                        continue
+                    best = front.get(v)
+                    if best is not None and not noa < best - 1e-9:
+                        continue
+                    front[v] = noa
+                    last[v] = n
+                    labels.append((nd, noa, nmask, v, li))
+                    bucket.append(n)
+                    n += 1
+                continue
             for v in vs:
                 if v in blocked:
                     continue
                 nd = d + cost[v]
-                if nd > budget:
+                if not roomy and nd > budget:
                     continue
                 best = front.get(v)
-                if best is None:
-                    at[v] = [len(labels)]
-                elif noa < best - 1e-9:
-                    at[v].append(len(labels))
-                else:
+                if best is not None and not noa < best - 1e-9:
                     continue
                 front[v] = noa
+                last[v] = n
                 labels.append((nd, noa, nmask, v, li))
-                buckets[nd].append(len(labels) - 1)
-    out: dict[Square, Route] = {}
-    for sq, idxs in at.items():
-        if sq == start or sq in occupied:
-            continue
-        best = idxs[-1]  # the least provoking (the front only improves)
-        label = labels[best]
-        out[sq] = Route(sq, None, label[0], label[2], "walk", labels, best)
-    return out
+                buckets[nd].append(n)
+                n += 1
+    return {
+        sq: Route(sq, None, labels[i][0], labels[i][2], "walk", labels, i)
+        for sq, i in last.items()
+        if sq != start and sq not in occupied
+    }
 
 
 def _plain_routes(
@@ -264,22 +472,36 @@ def _plain_routes(
     buckets[0].append(0)
     cost = mg.cost
     adj = mg.adj
+    flat = mg.bmap.flat
+    n = 1
     for d in range(budget):  # the squares at exactly `budget` extend no further
+        roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
         for li in buckets[d]:
             u = labels[li][3]
             vs = adj.get(u)
             if vs is None:
                 vs = neighbours(mg, u)
+            elif u in flat:  # every neighbour costs 1 to enter
+                nd = d + 1
+                bucket = buckets[nd]
+                for v in vs:
+                    if v in index or v in blocked:
+                        continue
+                    index[v] = n
+                    labels.append((nd, 0.0, 0, v, li))
+                    bucket.append(n)
+                    n += 1
+                continue
             for v in vs:
                 if v in index or v in blocked:
                     continue
                 nd = d + cost[v]
-                if nd > budget:
+                if not roomy and nd > budget:
                     continue
-                n = len(labels)
                 index[v] = n
                 labels.append((nd, 0.0, 0, v, li))
                 buckets[nd].append(n)
+                n += 1
     return {
         sq: Route(sq, None, labels[i][0], 0, "walk", labels, i)
         for sq, i in index.items()

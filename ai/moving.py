@@ -17,7 +17,7 @@ left after `Weights.patient_turns` idle turns), so two patient sides still meet.
 from __future__ import annotations
 
 from ai.caches import Provoked
-from ai.distances import Route, path_toward, routes
+from ai.distances import LazyDistances, Route, path_toward, routes
 from ai.initiative import strikes_first
 from ai.plan import Option
 from ai.scoring import Context
@@ -301,7 +301,10 @@ def _near_terms(
     gx, gy = goal.pos
     g_sq = ctx.f.b.squares(goal)
     out: dict[Square, float] = {}
-    for sq in [me.pos, *moves]:
+    squares = [me.pos, *moves]
+    if isinstance(dm, LazyDistances):
+        dm.settle(squares)  # one search for them all
+    for sq in squares:
         cheb = max(abs(sq[0] - gx), abs(sq[1] - gy))
         if ranged and dm is None:
             d = float(max(0, cheb - rng + 1))

@@ -7,20 +7,25 @@ simplest correct player of any encounter.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ai.naive_explain import NaiveExplainer
+from ai.naive_reach import nearest_square, walk_costs
 from ai.policy import Choice
 from engine.actions import Action, EndTurn, Move, StandUp, UsePower
+from engine.battle import Battle
 from engine.content.schema import Power
 from engine.decisions import Question
 from engine.encounter import Encounter
-from engine.grid import Terrain, cheapest_path, distance
-from engine.powers import usable_refusal
+from engine.grid import Terrain, cheapest_path, distance, line_of_effect
+from engine.powers import power_range, targets_for, usable_refusal
 from engine.state import Combatant
 
 Square = tuple[int, int]
+STANDING = ("healthy", "bloodied")
+"""`Combatant.standing`'s states: conscious and alive."""
 
 
 def basic_powers(c: Combatant) -> list[Power]:
@@ -34,13 +39,30 @@ def basic_powers(c: Combatant) -> list[Power]:
     return basics
 
 
+@dataclass(frozen=True, slots=True)
+class Kit:
+    """What the naive policy reads of a creature that cannot change during a fight (its
+    content: powers, weapons, reach), read once per creature rather than on every decision."""
+
+    powers: tuple[Power, ...]
+    """The powers tuple it was read from (a new fight's creature of the same id has its own)."""
+    basics: tuple[tuple[Power, int], ...]
+    """`basic_powers`, each with its range or reach (`engine.powers.power_range`)."""
+    reach: int
+    """How far it threatens for `_engaged`: its reach, at least 1."""
+
+    @classmethod
+    def of(cls, c: Combatant) -> Kit:
+        basics = tuple((p, power_range(c, p)) for p in basic_powers(c))
+        return cls(c.powers, basics, max(1, c.reach))
+
+
 class NaivePolicy:
     name = "naive"
 
     def __init__(self) -> None:
-        self._basics: dict[str, tuple[tuple[Power, ...], list[Power]]] = {}
-        """`basic_powers` by creature, with the powers tuple it was read from (a creature's
-        powers never change in a fight; a new fight's creature of the same id has its own)."""
+        self._kits: dict[str, Kit] = {}
+        """Each creature's `Kit`, by id."""
         self._explain = NaiveExplainer()
         """Its `decision` events (`ai.naive_explain`)."""
 
@@ -56,27 +78,40 @@ class NaivePolicy:
         c = enc.current
         if c is None:
             return Choice(EndTurn())
-        for act in self._candidates(enc, c):
+        kit = self.kit(c)
+        b = enc.battle
+        attack = _attack(enc, c, kit)  # first, so that a legal attack skips the path search
+        if attack is not None and enc.validate(attack) is None:
+            return Choice(attack, self._explain.decision(b, c, attack, t0))
+        for act in self._others(enc, c, kit):
             if act is not None and enc.validate(act) is None:
-                return Choice(act, self._explain.decision(enc.battle, c, act, t0))
-        return Choice(EndTurn(), self._explain.decision(enc.battle, c, EndTurn(), t0))
+                return Choice(act, self._explain.decision(b, c, act, t0))
+        end = EndTurn()
+        return Choice(end, self._explain.decision(b, c, end, t0))
 
-    def _candidates(self, enc: Encounter, c: Combatant) -> Iterator[Action | None]:
-        """In order of preference; lazily, so that a legal attack skips the path search."""
-        yield self._attack(enc, c)
-        prone = enc.battle.has(c, "prone")
-        if self._engaged(enc, c):
+    def kit(self, c: Combatant) -> Kit:
+        """`c`'s `Kit`, read once per creature of a fight."""
+        kit = self._kits.get(c.id)
+        if kit is None or kit.powers is not c.powers:
+            kit = self._kits[c.id] = Kit.of(c)
+        return kit
+
+    def _others(self, enc: Encounter, c: Combatant, kit: Kit) -> list[Action | None]:
+        """What it would do without an attack, in order of preference."""
+        b = enc.battle
+        prone = b.has(c, "prone")
+        if _engaged(b, c, kit.reach):
             # Already next to an enemy: walking on would only provoke opportunity attacks.
-            if prone and enc.can_spend("move"):
-                yield StandUp()
-            return
+            return [StandUp()] if prone and enc.can_spend("move") else []
+        out: list[Action | None] = []
         if enc.can_spend("move") and not prone:
-            if enc.battle.map.cell(c.pos).terrain == Terrain.PIT:
-                yield self._climb(enc, c)
+            if b.map.cell(c.pos).terrain == Terrain.PIT:
+                out.append(self._climb(enc, c))
             else:
-                yield self._approach(enc, c)
+                out.append(self._approach(enc, c))
         if prone and enc.can_spend("move"):
-            yield StandUp()
+            out.append(StandUp())
+        return out
 
     @staticmethod
     def _climb(enc: Encounter, c: Combatant) -> Move | None:
@@ -92,52 +127,21 @@ class NaivePolicy:
                 return Move((c.pos, sq), "walk")
         return None
 
-    def _basic(self, c: Combatant) -> list[Power]:
-        hit = self._basics.get(c.id)
-        if hit is None or hit[0] is not c.powers:
-            hit = (c.powers, basic_powers(c))
-            self._basics[c.id] = hit
-        return hit[1]
-
-    def _attack(self, enc: Encounter, c: Combatant) -> UsePower | None:
-        """The first basic power (in the creature's order) that `Encounter.power_refusals`
-        would pass, on its nearest target; only the basic powers are asked about."""
-        b = enc.battle
-        for power in self._basic(c):
-            if usable_refusal(b, c, power) is not None:
-                continue
-            if power.action in ("standard", "move", "minor") and not enc.can_spend(power.action):
-                continue
-            targets = enc.targets(power.id)
-            if not targets:
-                continue
-            nearest = min(targets, key=lambda t: (self._dist(enc, c, t), t))
-            return UsePower(power.id, (nearest,))
-        return None
-
-    @staticmethod
-    def _engaged(enc: Encounter, c: Combatant) -> bool:
-        """Is a standing enemy within reach (adjacent, for most)?"""
-        b = enc.battle
-        mine = b.squares(c)
-        reach = max(1, c.reach)
-        return any(e.standing and distance(mine, b.squares(e)) <= reach for e in b.enemies_of(c))
-
-    @staticmethod
-    def _dist(enc: Encounter, c: Combatant, tid: str) -> int:
-        b = enc.battle
-        return distance(b.squares(c), b.squares(b[tid]))
-
     def _approach(self, enc: Encounter, c: Combatant) -> Move | None:
         b = enc.battle
-        enemies = sorted(b.enemies_of(c), key=lambda e: (self._dist(enc, c, e.id), e.id))
-        reach = enc.reachable("walk")
-        if not reach or not enemies:
+        mine = b.squares(c)
+        enemies = sorted((distance(mine, b.squares(e)), e.id, e) for e in b.enemies_of(c))
+        if not enemies:
+            return None
+        fast = walk_costs(b, c)
+        # a creature larger than one square: the engine's own search
+        reach: Mapping[Square, int] = fast if fast is not None else enc.reachable("walk")
+        if not reach:
             return None
         occ = b.occupancy()
-        for enemy in enemies[:3]:
-            goal = _nearest(b.squares(enemy), reach)
-            if distance(b.squares(enemy), (goal,)) >= self._dist(enc, c, enemy.id):
+        for now, _, enemy in enemies[:3]:
+            goal = nearest_square(b.squares(enemy), reach, now)
+            if goal is None:  # no square it can reach is nearer that enemy than it is now
                 continue
             found = cheapest_path(b.map, c.pos, goal, c.id, c.side, c.size, occ)
             if found is not None:
@@ -145,15 +149,78 @@ class NaivePolicy:
         return None
 
 
-def _nearest(theirs: tuple[Square, ...], reach: dict[Square, int]) -> Square:
-    """The square of `reach` nearest `theirs`, then the cheapest, then the least: the min
-    of (distance, cost, square) (one tuple per square: this runs for every approach)."""
-    if len(theirs) == 1:
-        (ex, ey) = theirs[0]
-        best = min(
-            (max(x - ex if x >= ex else ex - x, y - ey if y >= ey else ey - y), cost, (x, y))
-            for (x, y), cost in reach.items()
-        )
-    else:
-        best = min((distance(theirs, (sq,)), cost, sq) for sq, cost in reach.items())
-    return best[2]
+def _attack(enc: Encounter, c: Combatant, kit: Kit) -> UsePower | None:
+    """The first basic power (in the creature's order) that `Encounter.power_refusals`
+    would pass, on its nearest target; only the basic powers are asked about."""
+    b = enc.battle
+    spendable: dict[str, bool] = {}
+    for power, rng in kit.basics:
+        if usable_refusal(b, c, power) is not None:
+            continue
+        kind = power.action
+        if kind in ("standard", "move", "minor"):
+            ok = spendable.get(kind)
+            if ok is None:
+                ok = spendable[kind] = enc.can_spend(kind)
+            if not ok:
+                continue
+        nearest = nearest_target(b, c, power, rng)
+        if nearest is not None:
+            return UsePower(power.id, (nearest,))
+    return None
+
+
+def _engaged(b: Battle, c: Combatant, reach: int) -> bool:
+    """Is a standing enemy within `reach` (adjacent, for most)?"""
+    side = c.side
+    if c.size != 1:
+        mine = b.squares(c)
+        return any(e.standing and distance(mine, b.squares(e)) <= reach for e in b.enemies_of(c))
+    cx, cy = c.pos
+    for e in b.combatants.values():
+        if e.side == side or e.state not in STANDING:
+            continue
+        if e.size == 1:
+            ex, ey = e.pos
+            dx, dy = ex - cx, ey - cy
+            if -reach <= dx <= reach and -reach <= dy <= reach:
+                return True
+        elif distance((c.pos,), b.squares(e)) <= reach:
+            return True
+    return False
+
+
+def nearest_target(b: Battle, c: Combatant, power: Power, rng: int) -> str | None:
+    """The target of `power` (of range or reach `rng`) nearest `c`, by (distance, id), among
+    `engine.powers.targets_for`; None when there is none. A power on an enemy (the usual basic
+    attack) asks the line of effect only of the nearest enemies in range, in that order."""
+    if power.kind not in ("melee", "ranged") or power.target != "enemy":
+        targets = targets_for(b, c, power)
+        if not targets:
+            return None
+        mine = b.squares(c)
+        return min(targets, key=lambda t: (distance(mine, b.squares(b[t])), t))
+    mine = b.squares(c)
+    side = c.side
+    near = []
+    one = c.size == 1
+    cx, cy = c.pos
+    for other in b.combatants.values():
+        # `targets_for`'s enemies: the living creatures of the other sides, in range
+        if other.state == "dead" or other.side == side:
+            continue
+        if one and other.size == 1:
+            ox, oy = other.pos
+            dx, dy = (ox - cx if ox >= cx else cx - ox), (oy - cy if oy >= cy else cy - oy)
+            d = dx if dx >= dy else dy
+        else:
+            d = distance(mine, b.squares(other))
+        if d <= rng:
+            near.append((d, other.id, other))
+    if len(near) > 1:
+        near.sort()
+    bmap = b.map
+    for _, tid, other in near:
+        if line_of_effect(bmap, mine, b.squares(other)):
+            return tid
+    return None

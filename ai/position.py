@@ -1,15 +1,15 @@
-"""What a square is worth to end the turn on, and the map geometry the AI memoizes per map.
+"""What a square is worth to end the turn on, and the map geometry the AI memoizes per terrain.
 
 `square_value` is `Context.value`: minus the exposure (what the enemies that can reach the
 square could deal next round), plus the role's terms (`ai.roles`): enemies engaged, allies
 guarded, flanks set up for allies, concealment, and for soldiers a chokepoint held. It reads
 the decision's facts (`ai.facts`) and memoizes in its caches (`ai.caches`). The areas of bursts and
-blasts and the map's chokepoints never change for a map, so they are memoized per map here.
+blasts and the map's chokepoints never change for a terrain, so they are memoized per terrain
+here (in `BattleMap.tables`, shared by maps drawn the same).
 """
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
@@ -21,9 +21,9 @@ from engine.grid import (
     blast_squares,
     burst_squares,
     close_burst_squares,
-    cover,
     distance,
     footprint,
+    terrain_cover_level,
 )
 from engine.state import Combatant
 
@@ -34,6 +34,8 @@ Square = tuple[int, int]
 
 COVER_SHARE = {"none": 1.0, "cover": 0.75, "superior": 0.45, "blocked": 0.0}
 """How much of a ranged attacker's damage gets through cover (-2, -5 to hit; no line)."""
+_SHARE_BY_LEVEL = tuple(COVER_SHARE[name] for name in ("none", "cover", "superior", "blocked"))
+"""`COVER_SHARE` by the engine's cover level index (`engine.grid.terrain_cover_level`)."""
 HOLD_NEAR = 8
 """A chokepoint is worth holding when an enemy is this close (squares)."""
 
@@ -42,11 +44,12 @@ Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, tuple[Sq
 danger, ranged danger share, range, 1 if it threatens an ally, its squares)."""
 
 
-# --- per-map geometry -----------------------------------------------------------------------
+# --- per-terrain geometry -------------------------------------------------------------------
 class _MapMemo:
-    """The memo tables of one map. Held through a weak reference to the map (`_memo_of`), so
-    a map no longer in play takes its tables with it: a simulator that loads a fresh map for
-    every fight stays flat instead of keeping every map it ever played alive."""
+    """The memo tables of one terrain. Kept in the terrain's shared tables
+    (`BattleMap.tables.extra`), so they serve every map drawn the same (a simulator that
+    loads the encounter afresh for every fight) and go with those tables when no such map
+    is in play any more."""
 
     __slots__ = ("bursts", "close", "narrow")
 
@@ -58,27 +61,19 @@ class _MapMemo:
 
 MEMO_LIMIT = 50_000
 """Entries of one table past which it is dropped wholesale (a refill only recomputes)."""
-_MEMOS: weakref.WeakKeyDictionary[BattleMap, _MapMemo] = weakref.WeakKeyDictionary()
-_LAST: tuple[weakref.ref[BattleMap], _MapMemo] | None = None
-"""The last map asked about and its tables: the common case, without the weak table's cost
-(rebound whole, never changed in place, so a thread reading it sees one map's pair)."""
+_KEY = "ai.position"
 
 
 def _memo_of(bmap: BattleMap) -> _MapMemo:
-    global _LAST
-    last = _LAST
-    if last is not None and last[0]() is bmap:
-        return last[1]
-    memo = _MEMOS.get(bmap)
+    extra = bmap.tables.extra
+    memo: _MapMemo | None = extra.get(_KEY)
     if memo is None:
-        memo = _MapMemo()
-        _MEMOS[bmap] = memo
-    _LAST = (weakref.ref(bmap), memo)
+        memo = extra[_KEY] = _MapMemo()
     return memo
 
 
 def burst_at(bmap: BattleMap, origin: Square, n: int) -> frozenset[Square]:
-    """`engine.grid.burst_squares`, memoized per map (terrain never changes)."""
+    """`engine.grid.burst_squares`, memoized per terrain."""
     table = _memo_of(bmap).bursts
     key = (origin, n)
     hit = table.get(key)
@@ -94,7 +89,7 @@ def close_area(
     bmap: BattleMap, pos: Square, size: int, n: int, blast_tl: Square | None
 ) -> frozenset[Square]:
     """A close burst n around `pos` (`blast_tl` None) or the blast n at `blast_tl`,
-    memoized per map."""
+    memoized per terrain."""
     table = _memo_of(bmap).close
     key = (pos, size, n, blast_tl)
     hit = table.get(key)
@@ -112,7 +107,7 @@ def close_area(
 
 def chokepoints(bmap: BattleMap) -> frozenset[Square]:
     """Walkable squares closed on two opposite sides (west and east, or north and south):
-    doorways, gaps between pillars, one-square corridors and bridges. Memoized per map."""
+    doorways, gaps between pillars, one-square corridors and bridges. Memoized per terrain."""
     memo = _memo_of(bmap)
     if memo.narrow is not None:
         return memo.narrow
@@ -220,7 +215,7 @@ def square_value(ctx: Context, sq: Square) -> float:
             m = 0.7 * melee  # it can walk there (terrain ignored: a cheap bound)
         if ranged and gap <= rng and m < ranged:
             # Cover from the shooter where it stands (terrain; memoized by the map).
-            r = ranged * COVER_SHARE[cover(bmap, e_sq, a_sq, count_creatures=False)]
+            r = ranged * _SHARE_BY_LEVEL[terrain_cover_level(bmap, e_sq, a_sq)]
             exposure += m if m > r else r
         else:
             exposure += m  # never negative: what `m > r` picks against r = 0

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ai.caches import Caches, RoughCreature
+from ai.distances import Distances
 from ai.facts import Facts, facts_of
 from ai.memory import Danger, SideMemory
 from ai.position import square_value
@@ -360,7 +361,7 @@ class Context:
         return list(found.values())
 
     # --- squares -------------------------------------------------------------------------
-    def dist_map(self, e: Combatant, cap: int) -> dict[Square, int]:
+    def dist_map(self, e: Combatant, cap: int) -> Distances:
         """Walking distance into `e` from every square within `cap` (shared by the side)."""
         return self.side.dcache.get(self.f.bmap, e.pos, e.size, cap, self.side.tag)
 

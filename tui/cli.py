@@ -143,7 +143,10 @@ RULESET_HELP = "the rules: %(choices)s (default: the encounter's own)"
 list them in `add_argument` otherwise, loading the engine)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = "") -> argparse.ArgumentParser:
+    """The whole command line. Given the first word about to be parsed (None: no words at
+    all), the table's subcommands are left out when that word is another known command
+    (nothing then shows their help or lists them)."""
     p = argparse.ArgumentParser(
         prog="skirmish",
         description="Tactical d20 encounters in the terminal, with an AI for the monsters.",
@@ -248,14 +251,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
-    from tui.table import cli as table_cli  # light: argparse only until a command runs
+    if command is not None and command not in sub.choices:
+        from tui.table import cli as table_cli  # light: argparse only until a command runs
 
-    table_cli.add_parsers(sub)
+        table_cli.add_parsers(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(words[0] if words else None).parse_args(words)
     try:
         return _main(args)
     except BrokenPipeError:

@@ -50,6 +50,7 @@ from engine.grid.sight import (
     line_of_effect,
     line_of_sight,
     reach_cover,
+    terrain_cover_level,
     terrain_lines,
 )
 from engine.grid.terrain import DEFAULT_LEGEND, Cell, MapError, Obscured, Square, Terrain
@@ -108,6 +109,7 @@ __all__ = [
     "segment_crosses",
     "squares_within",
     "step_neighbours",
+    "terrain_cover_level",
     "terrain_lines",
     "threatened_squares",
     "validate_path",

@@ -1,16 +1,20 @@
-"""The battle map: terrain of every square, plus the movement graph and per-map caches.
+"""The battle map: terrain of every square, plus the movement graph and per-terrain caches.
 
 A `BattleMap` is immutable once built. Everything derived from terrain alone (the movement
-graph's adjacency, the networkx graph for callers that ask for it, flat lookup arrays for the
-line tests, memoized cover and threat results) is computed at most once per map and kept on
-it, because the engine and the AI ask the same geometric questions thousands of times per
-encounter. Creatures are never stored here: they are passed into each query (see
-`occupancy`), so a map can be shared by many game states.
+graph's adjacency, flat lookup arrays for the line tests, memoized cover and threat results)
+is computed at most once per terrain and kept in its `TerrainTables`, because the engine and
+the AI ask the same geometric questions thousands of times per encounter. Two maps with the
+same cells share one `TerrainTables` (`tables_for`): a simulator or a benchmark that loads the
+same encounter for every fight builds a fresh `BattleMap` each time, and would otherwise
+start every fight with cold memos. Creatures are never stored here: they are passed into
+each query (see `occupancy`), so a map can be shared by many game states.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import weakref
+from collections import deque
+from typing import TYPE_CHECKING, Any
 
 from engine.grid.terrain import (
     COVER_BLOCKING,
@@ -47,6 +51,89 @@ LEVEL_MEMO_LIMIT = 20_000
 """Entries of the terrain cover memo (`sight.cover`)."""
 THREAT_MEMO_LIMIT = 4_000
 """Entries of the threatened-squares memo (`threat.threatened_squares`)."""
+RECENT_TERRAINS = 2
+"""Terrains whose tables are kept after their last map is gone (the most recently built):
+enough for a process that reloads the same encounter for every fight, few enough that one
+that plays many big maps in turn keeps at most this many sets of memos of maps no longer
+in play (each set is capped by the limits above)."""
+
+_TerrainKey = tuple[int, int, tuple["Cell", ...]]
+
+
+class TerrainTables:
+    """Everything derived from one terrain (width, height and cells), shared by every map
+    drawn the same: the flat arrays of the line tests, the entry costs, the adjacency, and
+    the memo tables. Values only ever depend on the terrain, so sharing them between maps
+    changes no answer. `extra` holds the memos of other layers (by a key each owns: the AI
+    keeps its per-terrain areas there), which go with the tables."""
+
+    __slots__ = (
+        "__weakref__",
+        "entry_cost",
+        "extra",
+        "flat",
+        "level_memo",
+        "line_code",
+        "line_memo",
+        "line_sums",
+        "move_block",
+        "nbrs",
+        "threat_memo",
+    )
+
+    def __init__(self, width: int, height: int, cells: tuple[Cell, ...]) -> None:
+        # Flat row-major arrays: the hot loops of the line code index these instead of hashing
+        # tuples. The line codes carry a one-square border of wall, so that the map edge is
+        # solid for the wall-seam rule (`lines.wall_seams`): index (y + 1) * (width + 2) + x + 1.
+        pad = width + 2
+        codes = bytearray([LINE_WALL]) * (pad * (height + 2))
+        for i, c in enumerate(cells):
+            code = (
+                LINE_WALL
+                if c.terrain in SIGHT_BLOCKING
+                else LINE_COVER
+                if c.terrain in COVER_BLOCKING
+                else LINE_CLEAR
+            )
+            codes[(i // width + 1) * pad + i % width + 1] = code
+        self.line_code = codes
+        self.move_block = bytearray(1 if c.terrain in MOVE_BLOCKING else 0 for c in cells)
+        self.entry_cost: dict[Square, int] = {}
+        block, entry = self.move_block, self.entry_cost
+        for y in range(height):
+            row = y * width
+            for x in range(width):
+                if not block[row + x]:
+                    entry[(x, y)] = 2 if cells[row + x].difficult else 1
+        self.line_sums: list[int] | None = None
+        # The graph's adjacency as sorted tuples (`BattleMap.nbrs`), which every search reads.
+        self.nbrs: dict[Square, tuple[Square, ...]] | None = None
+        self.flat: frozenset[Square] | None = None
+        # Terrain-only line masks per (from square, to square), and terrain-only cover level
+        # per (attacker squares, target squares): see `engine.grid.sight`.
+        self.line_memo: dict[tuple[Square, Square], tuple[int, int]] = {}
+        self.level_memo: dict[tuple[tuple[Square, ...], tuple[Square, ...]], int] = {}
+        self.threat_memo: dict[tuple[Square, int, int], frozenset[Square]] = {}
+        self.extra: dict[str, Any] = {}
+
+
+_LIVE: weakref.WeakValueDictionary[_TerrainKey, TerrainTables] = weakref.WeakValueDictionary()
+_RECENT: deque[TerrainTables] = deque(maxlen=RECENT_TERRAINS)
+
+
+def tables_for(width: int, height: int, cells: tuple[Cell, ...]) -> TerrainTables:
+    """The tables of this terrain: those of a map drawn the same if one is in play (or was
+    among the last `RECENT_TERRAINS` built), else new ones."""
+    key = (width, height, cells)
+    tables = _LIVE.get(key)
+    if tables is None:
+        tables = TerrainTables(width, height, cells)
+        _LIVE[key] = tables
+    if not _RECENT or _RECENT[-1] is not tables:
+        if tables in _RECENT:
+            _RECENT.remove(tables)
+        _RECENT.append(tables)
+    return tables
 
 
 class BattleMap:
@@ -74,6 +161,7 @@ class BattleMap:
         "cells",
         "height",
         "name",
+        "tables",
         "width",
     )
 
@@ -84,39 +172,18 @@ class BattleMap:
         self.width = width
         self.height = height
         self.cells: tuple[Cell, ...] = tuple(cells)
-        # Flat row-major arrays: the hot loops of the line code index these instead of hashing
-        # tuples. The line codes carry a one-square border of wall, so that the map edge is
-        # solid for the wall-seam rule (`lines.wall_seams`): index (y + 1) * (width + 2) + x + 1.
-        pad = width + 2
-        codes = bytearray([LINE_WALL]) * (pad * (height + 2))
-        for i, c in enumerate(self.cells):
-            code = (
-                LINE_WALL
-                if c.terrain in SIGHT_BLOCKING
-                else LINE_COVER
-                if c.terrain in COVER_BLOCKING
-                else LINE_CLEAR
-            )
-            codes[(i // width + 1) * pad + i % width + 1] = code
-        self._line_code = codes
-        self._move_block = bytearray(1 if c.terrain in MOVE_BLOCKING else 0 for c in self.cells)
-        self._entry_cost: dict[Square, int] = {}
-        block, cells, entry = self._move_block, self.cells, self._entry_cost
-        for y in range(height):
-            row = y * width
-            for x in range(width):
-                if not block[row + x]:
-                    entry[(x, y)] = 2 if cells[row + x].difficult else 1
-        self._line_sums: list[int] | None = None
+        t = self.tables = tables_for(width, height, self.cells)
+        # The shared tables' containers, under the names the line and search code reads.
+        self._line_code = t.line_code
+        self._move_block = t.move_block
+        self._entry_cost = t.entry_cost
+        self._line_memo = t.line_memo
+        self._level_memo = t.level_memo
+        self._threat_memo = t.threat_memo
+        self._line_sums: list[int] | None = t.line_sums
+        self._nbrs: dict[Square, tuple[Square, ...]] | None = t.nbrs
+        self._flat: frozenset[Square] | None = t.flat
         self._graph: nx.Graph | None = None
-        # The graph's adjacency as sorted tuples (`nbrs`), which every search reads.
-        self._nbrs: dict[Square, tuple[Square, ...]] | None = None
-        self._flat: frozenset[Square] | None = None
-        # Terrain-only line masks per (from square, to square), and terrain-only cover level
-        # per (attacker squares, target squares): see `engine.grid.sight`.
-        self._line_memo: dict[tuple[Square, Square], tuple[int, int]] = {}
-        self._level_memo: dict[tuple[tuple[Square, ...], tuple[Square, ...]], int] = {}
-        self._threat_memo: dict[tuple[Square, int, int], frozenset[Square]] = {}
 
     @classmethod
     def from_ascii(
@@ -188,6 +255,9 @@ class BattleMap:
         code array: entry `y * (width + 3) + x` counts those in rows < y and columns < x, so
         that whether a box holds any is four lookups (`sight`'s fast path). Built on first use."""
         if self._line_sums is None:
+            if self.tables.line_sums is not None:
+                self._line_sums = self.tables.line_sums
+                return self._line_sums
             pad, rows = self.width + 2, self.height + 2
             row = pad + 1
             sums = [0] * (row * (rows + 1))
@@ -197,7 +267,7 @@ class BattleMap:
                 for x in range(pad):
                     run += 1 if code[y * pad + x] else 0
                     sums[(y + 1) * row + x + 1] = sums[y * row + x + 1] + run
-            self._line_sums = sums
+            self._line_sums = self.tables.line_sums = sums
         return self._line_sums
 
     @property
@@ -205,7 +275,9 @@ class BattleMap:
         """The movement graph's adjacency, square -> its neighbours in sorted order, built on
         first use and then kept (read-only for callers; see `_build_adjacency`)."""
         if self._nbrs is None:
-            self._nbrs = _build_adjacency(self)
+            if self.tables.nbrs is None:
+                self.tables.nbrs = _build_adjacency(self)
+            self._nbrs = self.tables.nbrs
         return self._nbrs
 
     @property
@@ -214,10 +286,12 @@ class BattleMap:
         out of them at a cost it need not look up (`movement.reachable`). Built on first use
         from the terrain, which never changes."""
         if self._flat is None:
-            cost = self._entry_cost
-            self._flat = frozenset(
-                u for u, vs in self.nbrs.items() if all(cost[v] == 1 for v in vs)
-            )
+            if self.tables.flat is None:
+                cost = self._entry_cost
+                self.tables.flat = frozenset(
+                    u for u, vs in self.nbrs.items() if all(cost[v] == 1 for v in vs)
+                )
+            self._flat = self.tables.flat
         return self._flat
 
 

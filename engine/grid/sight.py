@@ -13,8 +13,9 @@ pass straight through a thick wall along a grid line).
 
 Speed: the 16 lines between two squares depend only on their displacement, so their crossed
 squares come precomputed (`lines.corner_table`); the terrain part of every (attacker square,
-target square) pair is memoized per map as two 16-bit masks (lines blocked for cover; lines
-blocked for effect); creatures are OR-ed in per call. Before reading a pair's lines square by
+target square) pair is memoized per terrain (`BattleMap.tables`, shared by maps drawn the
+same) as two 16-bit masks (lines blocked for cover; lines blocked for effect); creatures are
+OR-ed in per call. Before reading a pair's lines square by
 square, a box test on the map's prefix sums (`BattleMap.line_sums`) answers "nothing blocks"
 at once when every square the table names is clear (most short lines on open ground).
 """
@@ -73,7 +74,7 @@ def terrain_lines(bmap: BattleMap, a: Square, t: Square) -> tuple[int, int]:
     Bit 4*i + j concerns the line from corner i of `a` to corner j of `t` (corner order in
     `lines.CORNER_OFFSETS`). The cover mask has the lines blocked by a wall, pillar or
     obstacle; the effect mask only those blocked by walls and pillars (their interiors, and
-    the seams and diagonal joints between two of them: `lines.wall_seams`). Memoized per map.
+    the seams and diagonal joints between two of them: `lines.wall_seams`). Memoized per terrain.
     """
     key = (a, t)
     memo = bmap._line_memo
@@ -181,6 +182,19 @@ def cover(
                 if best == 0:
                     return "none"
     return _COVER_NAMES[best]
+
+
+def terrain_cover_level(
+    bmap: BattleMap, attacker_squares: tuple[Square, ...], target_squares: tuple[Square, ...]
+) -> int:
+    """`cover(bmap, attacker_squares, target_squares, count_creatures=False)` as its index
+    in ("none", "cover", "superior", "blocked"): for a caller in a hot loop (the AI scores
+    the cover of every square it might end on) that holds both footprints as tuples, one
+    lookup in the terrain's cover memo when the answer is there."""
+    hit = bmap._level_memo.get((attacker_squares, target_squares))
+    if hit is not None:
+        return hit
+    return _terrain_level(bmap, attacker_squares, target_squares)
 
 
 def _terrain_level(

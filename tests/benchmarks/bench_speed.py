@@ -16,6 +16,10 @@ What it prints (CPU time unless it says wall):
    fewer are played: target < 90 s) and CPU per fight per job count (scaling within 10%).
 6. Peak RSS of a process that plays the 200x200 64-creature fight (target < 150 MB).
 
+Every fight is created from an encounter loaded and warmed up once per process (`ai.sim.prewarm`),
+as `skirmish sim` plays its fights, on both trees alike: the per-map memos are shared, not
+rebuilt per fight.
+
 "Before" is the tree of a git ref (default: the commit this branch started from), unpacked with
 `git archive` into a temporary folder and run by this same script in a child process whose
 imports come from that tree; the generated maps are written once and given to both sides.
@@ -77,12 +81,28 @@ def _create(loaded: Any, seed: int, policy: str) -> tuple[Any, dict[str, Any]]:
     return enc, policies
 
 
+_LOADED: dict[str, Any] = {}
+
+
+def _loaded(path: str) -> Any:
+    """The encounter at `path`, loaded and warmed up once per process, as `skirmish sim` does
+    (`ai.sim.run_many`: one load per encounter, `prewarm`, then every fight created from it),
+    so that every fight shares the map and its memos (movement graph, line and threat tables)
+    rather than paying for them again."""
+    if path not in _LOADED:
+        from ai.sim import prewarm
+        from engine.content.loader import load_encounter
+
+        _LOADED[path] = load_encounter(path)
+        prewarm(_LOADED[path])
+    return _LOADED[path]
+
+
 def _fight(path: str, seed: int, max_rounds: int, naive: bool = False) -> dict[str, Any]:
     """Play one fight with our own loop (as `ai.sim.play` does), timing every policy call."""
     from engine.actions import EndTurn, Impossible
-    from engine.content.loader import load_encounter
 
-    loaded = load_encounter(path)
+    loaded = _loaded(path)
     c0 = time.process_time()
     enc, policies = _create(loaded, seed, "naive" if naive else "tactical")
     for pol in policies.values():
@@ -221,9 +241,7 @@ def _brawl_fight(loaded: Any, seed: int) -> tuple[int, float]:
 def _brawl(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:
     """Creature-turns per CPU second of the fights themselves: the encounter is loaded once
     (as `skirmish sim` does), every fight is created, started and played to its end."""
-    from engine.content.loader import load_encounter
-
-    loaded = load_encounter(maps["brawl"])
+    loaded = _loaded(maps["brawl"])
     _brawl_fight(loaded, SEED - 1)
     turns, cpu = 0, 0.0
     for i in range(20 if quick else 200):
@@ -304,16 +322,33 @@ def run_part(
 def run_trees(
     trees: list[Path], maps: dict[str, str], args: argparse.Namespace
 ) -> list[dict[str, Any]]:
-    """Each part on every tree in turn, the order alternating from part to part, so that a
-    change in the machine's load falls on both sides alike."""
-    results: list[dict[str, Any]] = [{} for _ in trees]
-    for i, part in enumerate(p for p in PARTS if p in args.parts.split(",")):
-        order = list(range(len(trees)))
-        if i % 2:
-            order.reverse()
-        for k in order:
-            results[k].update(run_part(trees[k], part, maps, args))
-    return results
+    """Each part on every tree in turn, the order alternating from part to part (and from
+    round to round), so that a change in the machine's load falls on both sides alike. With
+    `--rounds N` every part is measured N times on each tree and each number is the median
+    of its N readings (a shared machine's load comes and goes)."""
+    readings: list[dict[str, list[Any]]] = [{} for _ in trees]
+    i = 0
+    for _ in range(max(1, args.rounds)):
+        for part in (p for p in PARTS if p in args.parts.split(",")):
+            order = list(range(len(trees)))
+            if i % 2:
+                order.reverse()
+            i += 1
+            for k in order:
+                for key, value in run_part(trees[k], part, maps, args).items():
+                    readings[k].setdefault(key, []).append(value)
+    return [{key: _median(values) for key, values in r.items()} for r in readings]
+
+
+def _median(values: list[Any]) -> Any:
+    """The median reading (of numbers, or of lists of numbers element by element); the first
+    for anything else."""
+    first = values[0]
+    if isinstance(first, (int, float)) and not isinstance(first, bool):
+        return statistics.median(values)
+    if isinstance(first, list) and all(isinstance(v, (int, float)) for v in first):
+        return [statistics.median(col) for col in zip(*values, strict=True)]
+    return first
 
 
 def unpack(ref: str, into: Path) -> Path:
@@ -398,6 +433,12 @@ def main() -> None:
     ap.add_argument("--before", default=START_REF, help="git ref to compare with")
     ap.add_argument("--no-before", action="store_true", help="measure this tree only")
     ap.add_argument("--sim-runs", type=int, default=None, help="fights for run_many")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure each part this many times per tree, alternating; print the medians",
+    )
     ap.add_argument(
         "--parts",
         default=",".join(PARTS),

@@ -23,7 +23,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.naive import NaivePolicy, basic_powers
+from ai.naive import Kit, NaivePolicy, basic_powers
 from ai.sim import play
 from engine import attacks
 from engine.battle import EffectTable
@@ -227,17 +227,21 @@ def test_property_shared_ruleset_memos_equal_uncached(
 @settings(max_examples=20, deadline=None)
 @given(name=st.sampled_from(FIGHTS), seed=st.integers(0, 2))
 def test_property_naive_basic_powers_cache_equals_uncached(name: str, seed: int) -> None:
-    """The naive policy's per-creature basic powers, across fights (a new fight's creature
-    of the same id has its own powers) and encounters."""
+    """The naive policy's per-creature basic powers (with their ranges, and its reach), across
+    fights (a new fight's creature of the same id has its own powers) and encounters."""
     policy = NaivePolicy()
     for other in FIGHTS:
         enc = Encounter.create(loaded(other), seed=seed)
         for c in enc.battle.combatants.values():
-            assert policy._basic(c) == basic_powers(c)
+            assert policy.kit(c) == Kit.of(c)
+            assert [p for p, _ in policy.kit(c).basics] == basic_powers(c)
     enc = Encounter.create(loaded(name), seed=seed + 1)
     for c in enc.battle.combatants.values():
-        assert policy._basic(c) == basic_powers(c)
-        assert policy._basic(c) is policy._basic(c)
+        kit = policy.kit(c)
+        assert [p for p, _ in kit.basics] == basic_powers(c)
+        assert [r for _, r in kit.basics] == [power_range(c, p) for p in basic_powers(c)]
+        assert kit.reach == max(1, c.reach)
+        assert policy.kit(c) is kit
 
 
 OPS = st.lists(
