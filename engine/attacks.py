@@ -35,7 +35,7 @@ from engine.content.checks import threat_low
 from engine.content.schema import DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
-from engine.flanking import Side, flank_sides, flanks_from, side_of
+from engine.flanking import Side, flank_sides, flank_watch, flanks_from, side_of
 from engine.grid import concealment, cover, distance, footprint
 from engine.immunity import immune_to_damage, immune_to_effects
 from engine.rulesets import Ruleset
@@ -281,16 +281,13 @@ def square_part(
     t_sq = battle.squares(target)
     conceal = "total" if tp.hidden else concealment(bmap, a_sq, t_sq)
     adj = distance(a_sq, t_sq) == 1
-    ca = flank = False
-    if conceal != "total":  # F-MOD-1: only against a target the attacker can see
-        if tp.granted or tp.unseen_attacker or ("prone" in tp.conds and ap.kind == "melee" and adj):
-            ca = True  # conditions, running, a Bluff, F-MOD-11
-        elif adj and tp.flankable:
-            if tp.sides is not None:
-                flank = side_of(at, attacker.size, target.pos, target.size) in tp.sides
-            else:
-                flank = flanks_from(battle, attacker, target, at)  # adjacent, can react
-            ca = flank
+    ca, flank = _granted_ca(ap, tp, conceal, adj), False
+    if ca is None:  # flanking decides
+        if tp.sides is not None:
+            flank = side_of(at, attacker.size, target.pos, target.size) in tp.sides
+        else:
+            flank = flanks_from(battle, attacker, target, at)  # adjacent, can react
+        ca = flank
     if ap.kind == "ranged" and tp.blockers:
         # Only creatures inside the two groups' bounding box can cut a corner line.
         xs = [x for x, _ in src_sq] + [x for x, _ in t_sq]
@@ -307,6 +304,18 @@ def square_part(
             rs.situational_modifiers(battle, attacker, target, power, weapon, a_sq, t_sq)
         )
     return SquarePart(conceal, adj, ca, flank, str(cov), situational)
+
+
+def _granted_ca(ap: AttackerPart, tp: TargetPart, conceal: str, adj: bool) -> bool | None:
+    """Combat advantage whatever the partners (F-MOD-1, F-MOD-11), or None when flanking
+    decides it (adjacent, the target flankable)."""
+    if conceal == "total":  # F-MOD-1: only against a target the attacker can see
+        return False
+    if tp.granted or tp.unseen_attacker or ("prone" in tp.conds and ap.kind == "melee" and adj):
+        return True  # conditions, running, a Bluff, F-MOD-11
+    if adj and tp.flankable:
+        return None
+    return False
 
 
 def compose(
@@ -365,7 +374,98 @@ def setup(
     """`at`: as if the attacker stood there (top-left square); the AI scores "if I stood at X"
     with it. None: where it stands. `extra`: modifiers a preview asks about (a full attack's
     iterative penalty); the roll's come from the action in progress (`action_modifiers`).
-    The three parts composed (module docstring). Reads only."""
+    The three parts composed (module docstring). Reads only.
+
+    From where the attacker stands (every roll), the setup is kept per battle for each
+    (attacker, target, power, weapon), keyed by everything the three parts and `compose`
+    read but the flank partners: both creatures' conditions as `Battle` reads them, the
+    versions of the effects on them, the attacker's hit point state, their creature objects,
+    the squares of both and of the source, the action's modifiers, `all_targets`, `extra`
+    and, for a ranged attack (whose cover counts the other enemies), the occupancy. Whether
+    a partner flanks is asked anew each time it could matter (adjacent, flankable): who
+    stands where to flank is kept with the occupancy index it was found in, and whether
+    they are standing and free to react is asked each time (`engine.flanking.flank_watch`)."""
+    if at is not None:
+        return _setup(battle, attacker, target, power, weapon, origin, all_targets, at, extra)
+    conds = battle._conditions
+    versions = battle.effects.target_version
+    aid, tid = attacker.id, target.id
+    a_sq = battle.squares(attacker)
+    src_sq = origin if origin is not None and power.kind in ("close", "area") else a_sq
+    check = (
+        conds(attacker)[0],
+        versions.get(aid, 0),
+        attacker.state,
+        attacker.creature,
+        conds(target)[0],
+        versions.get(tid, 0),
+        target.creature,
+        a_sq,
+        battle.squares(target),
+        src_sq,
+        battle.action_modifiers.get(aid, ()),
+        all_targets,
+        extra,
+        battle.occupancy() if power.kind == "ranged" else None,
+    )
+    key = ("setup", aid, tid, id(power), id(weapon))
+    kept = battle.memo.get(key)
+    if (
+        kept is None
+        or kept[0] != check
+        or kept[1] is not attacker
+        or kept[2] is not target
+        or kept[3] is not power
+        or kept[4] is not weapon
+    ):
+        s, parts = _setup_parts(battle, attacker, target, power, weapon, origin, all_targets, extra)
+        flankable = _granted_ca(parts[0], parts[1], parts[2].conceal, parts[2].adjacent) is None
+        by_flank: list[AttackSetup | None] = [None, None]
+        by_flank[parts[2].flanking] = s
+        entry = [check, attacker, target, power, weapon, flankable, by_flank, parts, None]
+        battle.memo[key] = entry  # the last: the flank watch (`flank_watch`)
+        return s
+    if not kept[5]:
+        found: AttackSetup | None = kept[6][False]
+        assert found is not None
+        return found
+    flank, kept[8] = flank_watch(battle, attacker, target, kept[8])
+    by_flank = kept[6]
+    found = by_flank[flank]
+    if found is None:  # the other flanking than the one first set up
+        ap, tp, sp = kept[7]
+        parts = (ap, tp, sp._replace(combat_advantage=flank, flanking=flank))
+        found = by_flank[flank] = compose(battle, attacker, target, parts, all_targets, extra)
+    return found
+
+
+def _setup(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    origin: tuple[Square, ...] | None,
+    all_targets: tuple[str, ...],
+    at: Square | None,
+    extra: tuple[Mod, ...],
+) -> AttackSetup:
+    """`setup` worked out from the parts, nothing kept but the parts' own memos."""
+    return _setup_parts(battle, attacker, target, power, weapon, origin, all_targets, extra, at)[0]
+
+
+def _setup_parts(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    origin: tuple[Square, ...] | None,
+    all_targets: tuple[str, ...],
+    extra: tuple[Mod, ...],
+    at: Square | None = None,
+) -> tuple[AttackSetup, tuple[AttackerPart, TargetPart, SquarePart]]:
+    """`_setup` and the three parts it composed."""
     ap = attacker_part(battle, attacker, power, weapon)
     tp = target_part(battle, attacker, target, ap)
     if at is None:
@@ -374,7 +474,8 @@ def setup(
         a_sq = footprint(at, attacker.size)
     src_sq = origin if origin is not None and ap.kind in ("close", "area") else a_sq
     sp = square_part(battle, attacker, target, power, weapon, (ap, tp), at, a_sq, src_sq)
-    return compose(battle, attacker, target, (ap, tp, sp), all_targets, extra)
+    parts = (ap, tp, sp)
+    return compose(battle, attacker, target, parts, all_targets, extra), parts
 
 
 COVER_PENALTY = {"cover": -2, "superior": -5}

@@ -20,6 +20,8 @@ from itertools import accumulate
 from random import Random
 from typing import Protocol
 
+from engine.events import quick_constructor
+
 # Limits on what text may ask for. They exist to catch typos ("2d600" for
 # "2d6+00") and to keep `distribution()` tractable, not to model any game rule.
 MAX_COUNT = 200
@@ -65,6 +67,7 @@ class DiceTerm:
         return f"{self.count}d{self.sides}"
 
 
+@quick_constructor  # made on every damage expression and its constant
 @dataclass(frozen=True, slots=True)
 class DiceExpr:
     """A sum of dice terms plus a constant, e.g. 1d8+1d6-1."""
@@ -313,16 +316,27 @@ class DiceSource(Protocol):
 class SeededDice:
     """Deterministic faces from a private `random.Random`; the default source."""
 
-    __slots__ = ("_randrange", "seed")
+    __slots__ = ("_getrandbits", "_randrange", "seed")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         # Random() seeds from abs(n), so 5 and -5 would replay the same fight;
         # a zigzag map keeps every int seed distinct.
-        self._randrange = Random(seed * 2 if seed >= 0 else -seed * 2 - 1).randrange
+        rng = Random(seed * 2 if seed >= 0 else -seed * 2 - 1)
+        self._randrange = rng.randrange
+        self._getrandbits = rng.getrandbits
 
     def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
-        return self._randrange(sides) + 1
+        # `randrange(sides) + 1` with its two Python frames inlined (every die of every
+        # attack): `Random._randbelow_with_getrandbits`, the same draws from the same
+        # stream (tests/engine/test_dice.py compares them over many seeds and sides).
+        if sides < 1:
+            return self._randrange(sides) + 1  # (raises, as randrange does)
+        k = sides.bit_length()
+        r = self._getrandbits(k)
+        while r >= sides:
+            r = self._getrandbits(k)
+        return r + 1
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed})"
@@ -451,6 +465,7 @@ class RoutedDice:
         return source.roll(sides, purpose, who)
 
 
+@quick_constructor  # one per damage roll
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One rolled expression; `faces` lets the engine store and replay it."""

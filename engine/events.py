@@ -397,6 +397,8 @@ def _quick_init(cls: type) -> None:
     init = cls.__dict__.get("__init__")
     if not isinstance(init, types.FunctionType):
         return  # not a plain Python class (a compiled build): leave it as it is
+    if hasattr(cls, "__post_init__"):
+        return  # the generated __init__ calls it: keep that one
     names, params, ns = [], [], {}
     for i, f in enumerate(fields(cls)):
         owner = next((k for k in cls.__mro__ if f.name in k.__dict__), None)

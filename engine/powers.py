@@ -7,8 +7,6 @@ answered by `targets_for`, which the UI and the AI call to show and choose legal
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.actions import Impossible, UsePower
 from engine.attacks import can_see, damage_expr, setup
 from engine.battle import GRANTS_CA_TO_SOURCE, Battle
@@ -160,15 +158,18 @@ def targets_for(battle: Battle, c: Combatant, power: Power) -> list[str]:
     return out
 
 
-@dataclass
 class _Shared:
-    """Damage is rolled once per power use and applied to every target it hits."""
+    """Damage is rolled once per power use and applied to every target it hits. (A plain
+    class with slots: one is made for every attack.)"""
 
-    roll: Roll | None = None
-    crit_extra: Roll | None = None
-    targets: int = 1
-    """How many creatures the one damage roll may reach (a roll that could matter to a
-    second target is never moot: `engine.hints.damage_moot`)."""
+    __slots__ = ("crit_extra", "roll", "targets")
+
+    def __init__(self, targets: int = 1) -> None:
+        self.roll: Roll | None = None
+        self.crit_extra: Roll | None = None
+        self.targets = targets
+        """How many creatures the one damage roll may reach (a roll that could matter to a
+        second target is never moot: `engine.hints.damage_moot`)."""
 
 
 def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
@@ -186,10 +187,13 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
     if len(act.targets) > 1 and len(set(act.targets)) != len(act.targets):
         raise Impossible("the same target twice", Refusal.BAD_TARGET)
     # the checks of `targets_for`, for the named targets only (this runs on every attack)
-    rng = power_range(c, power)
-    mine = battle.squares(c)
-    for tid in act.targets:
-        _check_target(battle, c, power, tid, rng, mine)
+    if len(act.targets) != 1 or not _known_good(battle, c, power, act.targets[0]):
+        rng = power_range(c, power)
+        mine = battle.squares(c)
+        for tid in act.targets:
+            _check_target(battle, c, power, tid, rng, mine)
+        if len(act.targets) == 1:
+            _keep_good(battle, c, power, act.targets[0])
     if act.squares and len(act.squares) != len(act.targets):
         raise Impossible("give one square per target, or none", Refusal.BAD_TARGET)
     return list(act.targets)
@@ -217,6 +221,35 @@ def _area_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> 
                 f"{tid} is not a legal target in {power.name}'s area", Refusal.BAD_TARGET
             )
     return list(act.targets)
+
+
+def _good_key(
+    battle: Battle, c: Combatant, power: Power, tid: str
+) -> tuple[tuple[str, str, str, int], tuple[object, ...]] | None:
+    """The memo key of one target found legal for `power`, and everything `_check_target`
+    read: both creatures (their squares, sides, whether the target lives), the power, and
+    the attacker's creature (its weapon and reach give the range). The map never changes."""
+    t = battle.combatants.get(tid)
+    if t is None:
+        return None
+    check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side, t.alive)
+    return ("target-ok", c.id, tid, id(power)), check
+
+
+def _known_good(battle: Battle, c: Combatant, power: Power, tid: str) -> bool:
+    """`tid` was found a legal target of `power` and nothing `_check_target` read has changed
+    (an attack's legality is checked on every attack; tests/engine/test_attack_fast.py)."""
+    found = _good_key(battle, c, power, tid)
+    if found is None:
+        return False
+    kept = battle.memo.get(found[0])
+    return kept is not None and kept == found[1]
+
+
+def _keep_good(battle: Battle, c: Combatant, power: Power, tid: str) -> None:
+    found = _good_key(battle, c, power, tid)
+    if found is not None:
+        battle.memo[found[0]] = found[1]
 
 
 def _check_target(
@@ -468,9 +501,10 @@ def _damage(
     halve: list[str] = []
     if outcome == "miss" and spec.half_damage:
         halve.append("half_on_miss")
-    if battle.has(c, "weakened") and outcome != "effect":
+    conditions = battle._conditions
+    if outcome != "effect" and "weakened" in conditions(c)[0]:
         halve.append("weakened")
-    if battle.has(target, "insubstantial"):
+    if "insubstantial" in conditions(target)[0]:
         halve.append("insubstantial")
     minimum = battle.ruleset.minimum_damage_on_hit if outcome in ("hit", "crit") else 0
     types = tuple(dspec.types)
@@ -484,11 +518,12 @@ def _damage(
                 )
                 if damage_moot(battle, target, expr.min() + sum(m.value for m in floor)):
                     roller = None  # no face changes the outcome: the app rolls it (item 21)
-            notes = [*halve_notes(halve), *resist_notes(target, types)]
-            shared.roll = battle.roll(expr, purpose, roller, hint=lambda: damage_hint(expr, notes))
+            shared.roll = battle.roll(
+                expr, purpose, roller, hint=lambda: damage_hint(expr, _notes(halve, target, types))
+            )
         rolled_total, rolls = shared.roll.total, shared.roll.faces
     mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
-    cause = {"hit": "hit", "crit": "crit", "miss": "miss"}.get(outcome, "effect")
+    cause = _CAUSE.get(outcome, "effect")
     deal_damage(
         battle,
         target,
@@ -502,6 +537,14 @@ def _damage(
         adjustments=mods,
         crit_extra=crit_extra,
     )
+
+
+_CAUSE = {"hit": "hit", "crit": "crit", "miss": "miss"}
+
+
+def _notes(halve: list[str], target: Combatant, types: tuple[str, ...]) -> list[str]:
+    """What the adjustments will do, for a person rolling the damage (only then worked out)."""
+    return [*halve_notes(halve), *resist_notes(target, types)]
 
 
 def _expression(

@@ -395,6 +395,22 @@ def test_roll_total_within_bounds(expr: DiceExpr, seed: int) -> None:
     assert roll(expr, SeededDice(seed), maximize=True).total == expr.max()
 
 
+@given(seed=SEEDS, sides=st.lists(st.integers(1, 2**40), min_size=1, max_size=40))
+def test_seeded_faces_are_randrange_plus_one_from_the_same_stream(
+    seed: int, sides: list[int]
+) -> None:
+    """The seeded source's inlined draw (issue 14) gives the faces `Random.randrange` gave,
+    and leaves the stream where it left it: saves and replays keep their dice."""
+    from random import Random
+
+    dice = SeededDice(seed)
+    plain = Random(seed * 2 if seed >= 0 else -seed * 2 - 1)
+    for n in [*sides, 20, 8, 6, 1]:
+        assert dice.roll(n) == plain.randrange(n) + 1
+    with pytest.raises(ValueError):
+        dice.roll(0)
+
+
 @given(seed=SEEDS, sides=st.lists(st.integers(2, 1000), min_size=1, max_size=30))
 def test_same_seed_same_sequence(seed: int, sides: list[int]) -> None:
     a, b = SeededDice(seed), SeededDice(seed)

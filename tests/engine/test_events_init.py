@@ -1,7 +1,8 @@
 """The events' quick constructors (`engine.events._quick_init`, issue 14) take the arguments the
 dataclass-generated ones take, with the same defaults, and build equal, still frozen events:
 every event class of the log (../shared/log-schema.md), `Mod`, `Logged`, `CritExtra`, the
-replay's `Record` and the `Move` and `UsePower` actions (`quick_constructor`)."""
+replay's `Record`, the `Move` and `UsePower` actions and the dice's `Roll` and `DiceExpr`
+(`quick_constructor`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine import events
+from engine import dice, events
 from engine.encounter import Record
 
 CLASSES = sorted(events.DATACLASS_INIT, key=lambda c: c.__name__)
@@ -19,6 +20,7 @@ CLASSES = sorted(events.DATACLASS_INIT, key=lambda c: c.__name__)
 
 def test_every_event_class_has_a_quick_constructor() -> None:
     want = {events.Mod, events.Logged, events.CritExtra, events.Attack, events.Damage, Record}
+    want |= {dice.Roll, dice.DiceExpr}
     assert want <= set(CLASSES)
     for cls in CLASSES:
         assert vars(cls)["__init__"] is not events.DATACLASS_INIT[cls]
