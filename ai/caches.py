@@ -20,9 +20,9 @@ from engine.state import Combatant
 if TYPE_CHECKING:
     from ai.moving import Patience
     from ai.position import Foe
-    from ai.previews import DamagePart, PreviewKey, SquareKey
+    from ai.previews import PreviewKey, SquareKey
     from ai.scoring import Hit
-    from engine.attacks import AttackerPart, SquarePart, TargetPart
+    from engine.attacks import AttackerPart, DamagePart, SquarePart, TargetPart
 
 Square = tuple[int, int]
 Provoked = tuple[float, float, tuple[str, ...]]

@@ -9,37 +9,36 @@ square; the preview is composed from them by the engine's own `compose` and `pre
 no rule is copied here. Squares with equal square parts give equal previews, so the scored
 preview is kept per (power, target, square part) and shared between them.
 
-The preview itself is the engine's `preview_of` worked out in two parts the same way: what it
-reads besides the odds (the damage expression, its means, the target's resistances and
-immunities, weakened and insubstantial) is fixed for a (power, target) all decision long
-(`damage_part`), so only the odds and the arithmetic are done per setup (`preview_at`, the
-engine's operations in the engine's order: equal to the last bit).
+The preview itself comes in the engine's two parts the same way: what it reads besides the
+odds (`engine.attacks.damage_part`: the damage expression, its means, the target's
+resistances and immunities, weakened and insubstantial) is fixed for a (power, target) all
+decision long, so only the odds and the arithmetic (`engine.attacks.preview_at`) are done per
+setup.
 
 Every memo here lives for one decision (`ai.caches.Caches`), which fixes the state; its key is
 what varies within the decision. A Hypothesis test (tests/ai/test_ai_caches.py) pins each kept
-value to a fresh engine preview over random fights, and tests/ai/test_ai_previews.py
-`preview_at` to `preview_of` over the bundled encounters.
+value to a fresh engine preview over random fights, and tests/ai/test_ai_previews.py the
+parts kept for a decision to the engine's `preview_of` over the bundled encounters.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from engine.attacks import (
     AttackerPart,
-    AttackPreview,
-    AttackSetup,
+    DamagePart,
     SquarePart,
     TargetPart,
     attacker_part,
     compose,
-    outcome_odds,
+    preview_at,
     square_part,
     target_part,
 )
+from engine.attacks import damage_part as engine_damage_part
 from engine.content.schema import Power
 from engine.grid import footprint
-from engine.immunity import immune_to_damage, immune_to_effects
 from engine.state import Combatant
 
 if TYPE_CHECKING:
@@ -99,82 +98,18 @@ def hit_at(
         return hits[key]
     f = ctx.f
     ap, tp = parts_for(ctx, p, t)
-    pv = preview_at(ctx, p, t, compose(f.b, f.me, t, (ap, tp, sp)))
+    pv = preview_at(damage_part(ctx, p, t), compose(f.b, f.me, t, (ap, tp, sp)), f.b.ruleset)
     hit = hits[key] = ctx.score_hit(p, t, pv)
     return hit
 
 
-class DamagePart(NamedTuple):
-    """What `engine.attacks.preview_of` reads of my power and its target besides the odds
-    (fixed all decision long)."""
-
-    means: tuple[float, float] | None
-    """The ruleset's mean damage of a hit and of a critical hit (None: no damage)."""
-    text: str
-    half_miss: float | None
-    """Half the mean damage, dealt on a miss (None: nothing on a miss, or a minion)."""
-    weakened: bool
-    insubstantial: bool
-    resist: int | None
-    """The least resistance among the damage's types, when it resists every one."""
-    vulnerable: int
-    immune: bool
-    keyword: str | None
-
-
 def damage_part(ctx: Context, p: Power, t: Combatant) -> DamagePart:
-    """The `DamagePart` of my `p` on `t`, once per decision."""
+    """The engine's `DamagePart` of my `p` on `t`, once per decision."""
     key = (p.id, t.id)
     got = ctx.c.damage_parts.get(key)
-    if got is not None:
-        return got
-    f = ctx.f
-    b, me = f.b, f.me
-    spec = p.hit.damage if p.hit is not None else None
-    expr = ctx.expr(p) if spec is not None else None
-    keyword = immune_to_effects(t.creature, p)
-    if spec is None or expr is None:
-        part = DamagePart(None, "", None, False, False, None, 0, False, keyword)
-    else:
-        cr = t.creature
-        types = spec.types
-        half = p.miss is not None and p.miss.half_damage and not cr.minion
-        resisted = bool(types) and all(ty in cr.resist for ty in types)
-        part = DamagePart(
-            b.ruleset.damage_means(b, me, t, p, me.weapon_for(p), expr),
-            str(expr),
-            expr.mean() / 2 if half else None,
-            b.has(me, "weakened"),
-            b.has(t, "insubstantial"),
-            min(cr.resist[ty] for ty in types) if resisted else None,
-            sum(cr.vulnerable.get(ty, 0) for ty in types),
-            immune_to_damage(cr, types),
-            keyword,
+    if got is None:
+        me = ctx.f.me
+        got = ctx.c.damage_parts[key] = engine_damage_part(
+            ctx.f.b, me, t, p, me.weapon_for(p), ctx.expr(p)
         )
-    ctx.c.damage_parts[key] = part
-    return part
-
-
-def preview_at(ctx: Context, p: Power, t: Combatant, s: AttackSetup) -> AttackPreview:
-    """`engine.attacks.preview_of(battle, me, t, p, weapon, s)`, the parts fixed for the
-    decision read from `damage_part` (the same operations in the same order)."""
-    d = damage_part(ctx, p, t)
-    p_hit, p_crit = outcome_odds(s, ctx.f.b.ruleset)
-    expected = 0.0
-    immune = False
-    if d.means is not None:
-        hit_dmg, crit_dmg = d.means
-        expected = (p_hit - p_crit) * hit_dmg + p_crit * crit_dmg
-        if d.half_miss is not None:
-            expected += (1 - p_hit) * d.half_miss
-        if d.weakened:
-            expected /= 2
-        if d.insubstantial:
-            expected /= 2
-        if d.resist is not None:
-            expected = max(0.0, expected - p_hit * d.resist)
-        expected += p_hit * d.vulnerable
-        immune = d.immune
-    if immune:
-        expected = 0.0
-    return AttackPreview(p_hit, p_crit, expected, s, d.text, immune, d.keyword)
+    return got

@@ -598,28 +598,81 @@ def preview_of(
     s: AttackSetup,
 ) -> AttackPreview:
     """`preview` of a setup already made (the AI composes it from parts it keeps)."""
-    p_hit, p_crit = outcome_odds(s, battle.ruleset)
+    spec = power.hit.damage if power.hit is not None else None
+    expr = damage_expr(battle, attacker, spec, weapon) if spec is not None else None
+    return preview_at(damage_part(battle, attacker, target, power, weapon, expr), s, battle.ruleset)
+
+
+class DamagePart(NamedTuple):
+    """What a preview reads of a power and its target besides the odds: fixed while neither
+    creature's effects change, so the AI works it out once per (power, target) a decision
+    and only the odds per square (`preview_at`)."""
+
+    means: tuple[float, float] | None
+    """The ruleset's mean damage of a hit and of a critical hit (None: no damage)."""
+    text: str
+    half_miss: float | None
+    """Half the mean damage, dealt on a miss (None: nothing on a miss, or a minion)."""
+    weakened: bool
+    insubstantial: bool
+    resist: int | None
+    """The least resistance among the damage's types, when it resists every one."""
+    vulnerable: int
+    immune: bool
+    keyword: str | None
+
+
+def damage_part(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    expr: DiceExpr | None,
+) -> DamagePart:
+    """The `DamagePart` of `power` on `target`; `expr`: its damage expression (`damage_expr`;
+    None when it deals no damage)."""
+    keyword = immune_to_effects(target.creature, power)
+    spec = power.hit.damage if power.hit is not None else None
+    if spec is None or expr is None:
+        return DamagePart(None, "", None, False, False, None, 0, False, keyword)
+    cr = target.creature
+    types = spec.types
+    half = power.miss is not None and power.miss.half_damage and not cr.minion
+    resisted = bool(types) and all(ty in cr.resist for ty in types)
+    return DamagePart(
+        battle.ruleset.damage_means(battle, attacker, target, power, weapon, expr),
+        str(expr),
+        expr.mean() / 2 if half else None,
+        battle.has(attacker, "weakened"),
+        battle.has(target, "insubstantial"),
+        min(cr.resist[ty] for ty in types) if resisted else None,
+        sum(cr.vulnerable.get(ty, 0) for ty in types),
+        immune_to_damage(cr, types),
+        keyword,
+    )
+
+
+def preview_at(d: DamagePart, s: AttackSetup, ruleset: Ruleset) -> AttackPreview:
+    """The preview of setup `s`: its odds (F-ATK-4, F-ATK-6) and the expected damage of the
+    power's `DamagePart` (half on a miss, weakened, insubstantial, resistance, vulnerability,
+    immunity)."""
+    p_hit, p_crit = outcome_odds(s, ruleset)
     expected = 0.0
-    text = ""
     immune = False
-    if power.hit is not None and power.hit.damage is not None:
-        expr = damage_expr(battle, attacker, power.hit.damage, weapon)
-        text = str(expr)
-        means = battle.ruleset.damage_means(battle, attacker, target, power, weapon, expr)
-        hit_dmg, crit_dmg = means
+    if d.means is not None:
+        hit_dmg, crit_dmg = d.means
         expected = (p_hit - p_crit) * hit_dmg + p_crit * crit_dmg
-        if power.miss is not None and power.miss.half_damage and not target.creature.minion:
-            expected += (1 - p_hit) * (expr.mean() / 2)
-        if battle.has(attacker, "weakened"):
+        if d.half_miss is not None:
+            expected += (1 - p_hit) * d.half_miss
+        if d.weakened:
             expected /= 2
-        if battle.has(target, "insubstantial"):
+        if d.insubstantial:
             expected /= 2
-        types = power.hit.damage.types
-        if types and all(t in target.creature.resist for t in types):
-            expected = max(0.0, expected - p_hit * min(target.creature.resist[t] for t in types))
-        expected += p_hit * sum(target.creature.vulnerable.get(t, 0) for t in types)
-        immune = immune_to_damage(target.creature, types)
+        if d.resist is not None:
+            expected = max(0.0, expected - p_hit * d.resist)
+        expected += p_hit * d.vulnerable
+        immune = d.immune
     if immune:
         expected = 0.0
-    keyword = immune_to_effects(target.creature, power)
-    return AttackPreview(p_hit, p_crit, expected, s, text, immune, keyword)
+    return AttackPreview(p_hit, p_crit, expected, s, d.text, immune, d.keyword)

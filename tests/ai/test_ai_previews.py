@@ -1,6 +1,7 @@
-"""`ai.previews.preview_at` (the engine's preview with what it reads besides the odds worked
-out once per (power, target): `damage_part`) equals `engine.attacks.preview_of` to the last
-bit (issue 14): every field of the preview, for every attack power of every standing
+"""The AI's previews (the engine's `preview_at` on the `damage_part` kept once per (power,
+target) a decision) equal `engine.attacks.preview_of`, and both equal the preview worked out
+in one piece as the engine did before it was split (`_plain_preview`), to the last bit
+(issue 14): every field of the preview, for every attack power of every standing
 creature on every other creature, from squares around the map, at every step of each bundled
 encounter (the three rulesets; resistances, radiant vulnerability, an insubstantial wraith,
 weakening attacks, half damage on a miss) and of random fights (a Large ogre, minions,
@@ -16,15 +17,64 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ai.memory import SideMemory
-from ai.previews import parts_for, preview_at, square_part_at
+from ai.previews import damage_part, parts_for, square_part_at
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.tactical import TacticalPolicy
-from engine.attacks import compose, preview_of
+from engine.attacks import (
+    AttackPreview,
+    AttackSetup,
+    compose,
+    damage_expr,
+    outcome_odds,
+    preview_at,
+    preview_of,
+)
+from engine.battle import Battle
 from engine.content.loader import load_encounter
+from engine.content.schema import Power, Weapon
 from engine.encounter import Encounter
 from engine.grid import entry_costs
+from engine.immunity import immune_to_damage, immune_to_effects
+from engine.state import Combatant
 from tests.ai.random_fights import load_fight, mid_fight
+
+
+def _plain_preview(
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    s: AttackSetup,
+) -> AttackPreview:
+    """The preview as the engine worked it out in one piece (the reference)."""
+    p_hit, p_crit = outcome_odds(s, battle.ruleset)
+    expected = 0.0
+    text = ""
+    immune = False
+    if power.hit is not None and power.hit.damage is not None:
+        expr = damage_expr(battle, attacker, power.hit.damage, weapon)
+        text = str(expr)
+        means = battle.ruleset.damage_means(battle, attacker, target, power, weapon, expr)
+        hit_dmg, crit_dmg = means
+        expected = (p_hit - p_crit) * hit_dmg + p_crit * crit_dmg
+        if power.miss is not None and power.miss.half_damage and not target.creature.minion:
+            expected += (1 - p_hit) * (expr.mean() / 2)
+        if battle.has(attacker, "weakened"):
+            expected /= 2
+        if battle.has(target, "insubstantial"):
+            expected /= 2
+        types = power.hit.damage.types
+        if types and all(t in target.creature.resist for t in types):
+            expected = max(0.0, expected - p_hit * min(target.creature.resist[t] for t in types))
+        expected += p_hit * sum(target.creature.vulnerable.get(t, 0) for t in types)
+        immune = immune_to_damage(target.creature, types)
+    if immune:
+        expected = 0.0
+    keyword = immune_to_effects(target.creature, power)
+    return AttackPreview(p_hit, p_crit, expected, s, text, immune, keyword)
+
 
 ENCOUNTERS = ["default", "fog", "ambush", "chasm", "keep-d20", "crossroads-4srd"]
 
@@ -43,7 +93,8 @@ def _check(enc: Encounter, rng: random.Random, squares: int) -> int:
                     sp = square_part_at(ctx, p, t, sq, origin)
                     s = compose(b, c, t, (*parts_for(ctx, p, t), sp))
                     want = preview_of(b, c, t, p, c.weapon_for(p), s)
-                    assert preview_at(ctx, p, t, s) == want, (c.id, p.id, t.id, sq)
+                    assert preview_at(damage_part(ctx, p, t), s, b.ruleset) == want, (c.id, p.id)
+                    assert _plain_preview(b, c, t, p, c.weapon_for(p), s) == want, (c.id, p.id)
                     done += 1
     return done
 
