@@ -172,19 +172,25 @@ def test_patience_costs_nothing_out_of_reach_and_the_enemies_danger_within(build
     b = enc.battle
     me, hero = b["b"], b["hero"]
     memory = SideMemory()
+
+    def decide() -> Patience:  # a decision's patience (kept for the decision: a fresh one)
+        ctx = Context(enc, me, weights_for(me, config=TACTICAL), memory)
+        return Patience.of(Turn.of(ctx, budget(b, me), Habits(0, None, None), False))
+
     ctx = Context(enc, me, weights_for(me, config=TACTICAL), memory)
     turn = Turn.of(ctx, budget(b, me), Habits(0, None, None), False)
     wait = Patience.of(turn)
+    assert Patience.of(turn) is wait  # worked out once per decision
     strike = b.speed(hero) + hero.reach
     far = (hero.pos[0] - strike - 1, 1)
     near = (hero.pos[0] - strike, 1)
     assert wait.cost(far) == 0.0
     assert wait.cost(near) == ctx.f.w.patience * ctx.danger(hero).melee > 0
     memory.note(me.id, b.turn_counter, "acted", False)  # this turn's first decision: idle
-    assert Patience.of(turn).cost(near) == wait.cost(near)  # its own turn doesn't count
+    assert decide().cost(near) == wait.cost(near)  # its own turn doesn't count
     for k in range(TACTICAL.patient_turns):  # earlier turns with nothing attacked
         memory.note(me.id, b.turn_counter + 1 + k, "acted", False)
-    assert Patience.of(turn).cost(near) == 0.0  # worn off
+    assert decide().cost(near) == 0.0  # worn off
     assert weights_for(me, config=CLASSIC).patience == 0.0  # classic has none
 
 
