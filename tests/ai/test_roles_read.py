@@ -155,8 +155,9 @@ def test_issue_15_target_3_join_comes_from_the_damage_it_cant_deal_from_where_it
 FIELD = "\n".join(["................"] * 5)
 
 
-def _joined(build: Any) -> Encounter:
-    """A skirmisher out of reach of everyone while its ally already stands by Hal."""
+def _joined(build: Any, x: int = 2) -> Encounter:
+    """A skirmisher at (x, 2), out of reach of everyone while its ally already stands by Hal
+    (Hal, Ivo and Jo 11-13 squares off)."""
     creatures = [
         FIGHTER,
         monster("sk", "skirmisher", ["claw"]),
@@ -165,7 +166,7 @@ def _joined(build: Any) -> Encounter:
     enc = build(
         FIELD,
         [
-            mon("k", (2, 2), creature="sk"),
+            mon("k", (x, 2), creature="sk"),
             mon("a", (13, 2), creature="ally"),
             pc("h1", (14, 2), name="Hal"),
             pc("h2", (14, 3), name="Ivo"),

@@ -17,6 +17,7 @@ from ai.moving import second_move
 from ai.plan import Option
 from ai.planner import Planner
 from engine.actions import Move
+from tests.ai.test_roles_read import _joined
 from tests.support.helpers import BASIC_MELEE, CLAW, FIGHTER, load_script, mon, pc
 from tests.support.scenarios import monster, until_turn
 
@@ -101,9 +102,6 @@ def test_S_15_no_shift_after_a_walk_under_d20srd(build: Any) -> None:
     assert SOAK._needless_second(turn, first) is None
 
 
-FIELD = "\n".join(["................"] * 5)
-
-
 def test_S_14_issue_15_target_5_the_second_leg_pays_for_enemies_beyond_one_move(
     build: Any,
 ) -> None:
@@ -111,26 +109,9 @@ def test_S_14_issue_15_target_5_the_second_leg_pays_for_enemies_beyond_one_move(
     two. Their opportunity attacks were reckoned only within one move (speed + 2), so a
     second leg walked past them for free (it ended by Ivo through Hal's and Ivo's reach).
     Under `calm` the decision reckons them within both moves, and the second leg goes round."""
-    creatures = [
-        FIGHTER,
-        monster("sk", "skirmisher", ["claw"]),
-        monster("ally", "soldier", ["claw"], initiative=0),
-    ]
-    enc = build(
-        FIELD,
-        [
-            mon("k", (3, 2), creature="sk"),
-            mon("a", (13, 2), creature="ally"),
-            pc("h1", (14, 2), name="Hal"),
-            pc("h2", (14, 3), name="Ivo"),
-            pc("h3", (15, 1), name="Jo"),
-        ],
-        creatures=creatures,
-        powers=[BASIC_MELEE, CLAW],
-    )
-    until_turn(enc, "k")
+    enc = _joined(build, x=3)
     pl = Planner(CONFIGS["tactical"])
-    o = pl.decide(enc, enc.current)
+    o = pl.decide(enc, enc.battle["k"])  # its turn (`_joined`)
     turn = pl.last_turn
     assert turn is not None
     assert all(x > 0 for x in turn.ctx.oa_exp), turn.ctx.oa_exp
