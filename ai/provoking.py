@@ -56,9 +56,9 @@ def reckon_two_moves(ctx: Context) -> None:
     move's second leg or a withdraw (double speed) is weighed, so that neither walks
     through a far enemy's reach for free nor hides a deadly one from `deadly`. Once a
     decision; the nearer enemies' figures are unchanged."""
-    if getattr(ctx, "two_moves", False):
+    if ctx.two_moves:
         return
-    ctx.two_moves = True  # type: ignore[attr-defined]
+    ctx.two_moves = True
     f = ctx.f
     b = f.b
     me = f.me

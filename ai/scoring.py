@@ -83,6 +83,8 @@ class Context:
         """... and what provoking it costs, in the role's weight."""
         max_danger = max((self.danger(e).melee for e in f.enemies), default=1.0)
         self.max_danger = max(max_danger, 1.0)
+        self.two_moves = False
+        """Whether `provoking.reckon_two_moves` has reckoned the enemies beyond one move."""
 
     # --- enemies -------------------------------------------------------------------------
     def danger(self, e: Combatant) -> Danger:
