@@ -463,7 +463,8 @@ def _quick_all() -> None:
     todo: list[type] = [Mod, CritExtra, Logged, Event]
     while todo:
         cls = todo.pop()
-        todo.extend(k for k in cls.__subclasses__() if "_builder_of" not in k.__dict__)
+        subs: list[type] = cls.__subclasses__()
+        todo.extend(k for k in subs if "_builder_of" not in k.__dict__)
         # (a class `dataclass(slots=True)` replaced may linger among the subclasses: no slots)
         if cls is not Event and "__slots__" in cls.__dict__:
             _quick_init(cls)

@@ -71,11 +71,12 @@ class _Later(events.Attack):
 
 def test_a_subclass_of_a_built_class_is_built_as_itself() -> None:
     fields = [f.name for f in dataclasses.fields(events.Attack) if f.default is dataclasses.MISSING]
-    made = _Later(*range(len(fields)), extra=5)
+    later: Any = _Later
+    made = later(*range(len(fields)), extra=5)
     assert type(made) is _Later and made.extra == 5 and made.attacker == 0
     quick = vars(events.Attack)["__init__"]
     short: Any = object.__new__(_Later)
     quick(short, *range(len(fields)))  # the inherited quick __init__ on a subclass object
     assert type(short) is _Later and short.concealment == len(fields) - 1
     with pytest.raises(dataclasses.FrozenInstanceError):
-        short.attacker = 1
+        setattr(short, "attacker", 1)
