@@ -403,6 +403,7 @@ class RecordingDice:
         "faces",
         "log",
         "pending",
+        "quiet",
         "typed",
         "typed_taken",
     )
@@ -411,6 +412,10 @@ class RecordingDice:
         self._inner = inner
         self._reports = bool(getattr(inner, "reports_typed", False))
         self.explains = bool(getattr(inner, "explains", False))
+        self.quiet = type(inner) is SeededDice
+        """Nobody reads a roll's purpose (the seeded source draws without it): the hot paths
+        (`engine.powers`) leave it unwritten. Scripted dice name it when they run out, a
+        person reads it."""
         self.faces: list[int] = []
         self.log: list[tuple[int, int]] = []
         self.typed: list[int] = []

@@ -11,7 +11,7 @@ from engine.actions import Impossible, UsePower
 from engine.attacks import can_see, damage_expr, setup
 from engine.battle import GRANTS_CA_TO_SOURCE, Battle
 from engine.content.schema import TRIGGERED_ACTIONS, DamageSpec, EffectSpec, Outcome, Power, Weapon
-from engine.dice import DiceExpr, Roll
+from engine.dice import DiceExpr, Roll, roll
 from engine.effects import add_effect, saving_throw
 from engine.events import Attack, Check, Immune, Note
 from engine.forced import forced_move, shift_self
@@ -326,11 +326,12 @@ def resolve(
             on = "missed" if outcome == "miss" else "hit"
             fire(battle, on, interrupt=False, subject=target, by=c, melee=power.kind == "melee")
     # "Hit: you gain ..." needs a hit, "Miss: you ..." a miss; once however many targets
-    if "hit" in outcomes:
+    if "hit" in outcomes and power.hit is not None:
         _self_effects(battle, c, power, power.hit)
-    if "miss" in outcomes:
+    if "miss" in outcomes and power.miss is not None:
         _self_effects(battle, c, power, power.miss)
-    _self_effects(battle, c, power, power.effect)
+    if power.effect is not None:
+        _self_effects(battle, c, power, power.effect)
 
 
 def attack_roll(
@@ -348,11 +349,15 @@ def attack_roll(
     assert power.attack is not None
     s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
     vs = power.attack.vs
-    natural = battle.d20(
-        f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
-        c.id,
-        lambda: attack_hint(battle.ruleset, s, vs),
-    )
+    dice = battle.dice
+    if dice.quiet:  # nobody reads the purpose: the same draw, without writing it
+        natural = dice.roll(20, "", c.id)
+    else:
+        natural = battle.d20(
+            f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
+            c.id,
+            lambda: attack_hint(battle.ruleset, s, vs),
+        )
     total = natural + s.bonus
     wrong = aimed is not None and aimed not in battle.squares(target)
     confirm = None
@@ -483,7 +488,6 @@ def _damage(
         return  # minions never take damage from a miss
     expr, text = _expression(battle, c, dspec, weapon)
     crit = outcome == "crit"
-    purpose = f"{c.name}: {power.name} damage ({text})"
     crit_extra = None
     rolls: tuple[int, ...]
     own = battle.ruleset.damage_roll(battle, c, target, power, dspec, weapon, outcome)
@@ -518,9 +522,15 @@ def _damage(
                 )
                 if damage_moot(battle, target, expr.min() + sum(m.value for m in floor)):
                     roller = None  # no face changes the outcome: the app rolls it (item 21)
-            shared.roll = battle.roll(
-                expr, purpose, roller, hint=lambda: damage_hint(expr, _notes(halve, target, types))
-            )
+            if battle.dice.quiet:  # nobody reads the purpose (`RecordingDice.quiet`)
+                shared.roll = roll(expr, battle.dice, "", roller)
+            else:
+                shared.roll = battle.roll(
+                    expr,
+                    f"{c.name}: {power.name} damage ({text})",
+                    roller,
+                    hint=lambda: damage_hint(expr, _notes(halve, target, types)),
+                )
         rolled_total, rolls = shared.roll.total, shared.roll.faces
     mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
     cause = _CAUSE.get(outcome, "effect")
