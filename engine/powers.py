@@ -8,10 +8,11 @@ answered by `targets_for`, which the UI and the AI call to show and choose legal
 from __future__ import annotations
 
 from engine.actions import Impossible, UsePower
-from engine.attacks import can_see, damage_expr, setup
+from engine.attacks import can_see, setup
 from engine.battle import GRANTS_CA_TO_SOURCE, Battle
-from engine.content.schema import TRIGGERED_ACTIONS, DamageSpec, EffectSpec, Outcome, Power, Weapon
-from engine.dice import DiceExpr, Roll, roll
+from engine.content.schema import TRIGGERED_ACTIONS, EffectSpec, Outcome, Power, Weapon
+from engine.damage import Shared, deal_power_damage
+from engine.dice import DiceExpr
 from engine.effects import add_effect, saving_throw
 from engine.events import Attack, Check, Immune, Note
 from engine.forced import forced_move, shift_self
@@ -24,8 +25,8 @@ from engine.grid import (
     distance,
     line_of_effect,
 )
-from engine.hints import attack_hint, damage_hint, damage_moot, halve_notes, resist_notes
-from engine.hp import adjust, deal_damage, gain_temp_hp, spend_surge
+from engine.hints import attack_hint
+from engine.hp import gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
 from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
@@ -158,20 +159,6 @@ def targets_for(battle: Battle, c: Combatant, power: Power) -> list[str]:
     return out
 
 
-class _Shared:
-    """Damage is rolled once per power use and applied to every target it hits. (A plain
-    class with slots: one is made for every attack.)"""
-
-    __slots__ = ("crit_extra", "roll", "targets")
-
-    def __init__(self, targets: int = 1) -> None:
-        self.roll: Roll | None = None
-        self.crit_extra: Roll | None = None
-        self.targets = targets
-        """How many creatures the one damage roll may reach (a roll that could matter to a
-        second target is never moot: `engine.hints.damage_moot`)."""
-
-
 def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
     """The creatures this use of `power` affects; raises Impossible with the reason."""
     if power.kind == "personal" or power.target == "self":
@@ -282,7 +269,7 @@ def resolve(
 ) -> None:
     """Roll and apply `power` against `targets` (the action is already paid for)."""
     weapon = c.weapon_for(power)
-    shared = _Shared(targets=len(targets))
+    shared = Shared(targets=len(targets))
     origin: tuple[Square, ...] | None = None
     if power.kind == "area" and act.origin is not None:
         origin = (act.origin,)
@@ -425,13 +412,13 @@ def apply_outcome(
     power: Power,
     spec: Outcome | None,
     weapon: Weapon | None,
-    shared: _Shared,
+    shared: Shared,
     outcome: str,
 ) -> None:
     if spec is None or not target.alive:
         return
     if spec.damage is not None or (spec.half_damage and power.hit and power.hit.damage):
-        _damage(battle, c, target, power, spec, weapon, shared, outcome)
+        deal_power_damage(battle, c, target, power, spec, weapon, shared, outcome)
     if spec.heal is not None:
         _heal(battle, c, target, spec)
     blocked = bool(spec.effects or spec.forced) and _immune(battle, c, target, power)
@@ -468,117 +455,6 @@ def _self_effects(battle: Battle, c: Combatant, power: Power, spec: Outcome | No
     for eff in spec.effects:
         if eff.to == "self":
             add_effect(battle, eff, c, c, power.name)
-
-
-def _damage(
-    battle: Battle,
-    c: Combatant,
-    target: Combatant,
-    power: Power,
-    spec: Outcome,
-    weapon: Weapon | None,
-    shared: _Shared,
-    outcome: str,
-) -> None:
-    dspec = spec.damage
-    if dspec is None:  # half damage on a miss uses the hit's damage (F-DMG-10)
-        assert power.hit is not None and power.hit.damage is not None
-        dspec = power.hit.damage
-    if outcome == "miss" and target.creature.minion:
-        return  # minions never take damage from a miss
-    expr, text = _expression(battle, c, dspec, weapon)
-    crit = outcome == "crit"
-    crit_extra = None
-    rolls: tuple[int, ...]
-    own = battle.ruleset.damage_roll(battle, c, target, power, dspec, weapon, outcome)
-    if own is not None:  # d20srd: critical multipliers, sneak attack (D-9, D-10)
-        text, rolls, rolled_total, crit_extra = own
-    elif crit and battle.ruleset.maximize_crit_damage:  # F-ATK-7
-        rolled_total, rolls = expr.max(), ()
-        if weapon is not None and weapon.crit_dice:
-            if shared.crit_extra is None:
-                extra = DiceExpr.parse(weapon.crit_dice)
-                shared.crit_extra = battle.roll(extra, f"{c.name}: extra critical damage", c.id)
-            ce = shared.crit_extra
-            crit_extra = {"dice": str(ce.expr), "rolls": list(ce.faces), "value": ce.total}
-            rolled_total += ce.total
-    halve: list[str] = []
-    if outcome == "miss" and spec.half_damage:
-        halve.append("half_on_miss")
-    conditions = battle._conditions
-    if outcome != "effect" and "weakened" in conditions(c)[0]:
-        halve.append("weakened")
-    if "insubstantial" in conditions(target)[0]:
-        halve.append("insubstantial")
-    minimum = battle.ruleset.minimum_damage_on_hit if outcome in ("hit", "crit") else 0
-    types = tuple(dspec.types)
-    dr = battle.ruleset.damage_reduction(target, types)  # d20srd D-11
-    if own is None and not (crit and battle.ruleset.maximize_crit_damage):
-        if shared.roll is None:
-            roller: str | None = c.id
-            if battle.dice.explains and shared.targets == 1:  # a person would roll it
-                floor = adjust(
-                    battle, target, expr.min(), types, halve=halve, minimum=minimum, reduction=dr
-                )
-                if damage_moot(battle, target, expr.min() + sum(m.value for m in floor)):
-                    roller = None  # no face changes the outcome: the app rolls it (item 21)
-            if battle.dice.quiet:  # nobody reads the purpose (`RecordingDice.quiet`)
-                shared.roll = roll(expr, battle.dice, "", roller)
-            else:
-                shared.roll = battle.roll(
-                    expr,
-                    f"{c.name}: {power.name} damage ({text})",
-                    roller,
-                    hint=lambda: damage_hint(expr, _notes(halve, target, types)),
-                )
-        rolled_total, rolls = shared.roll.total, shared.roll.faces
-    mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
-    cause = _CAUSE.get(outcome, "effect")
-    deal_damage(
-        battle,
-        target,
-        source=c,
-        power=power.id,
-        cause=cause,
-        dice=text,
-        rolls=tuple(rolls),
-        rolled=rolled_total,
-        types=types,
-        adjustments=mods,
-        crit_extra=crit_extra,
-    )
-
-
-_CAUSE = {"hit": "hit", "crit": "crit", "miss": "miss"}
-
-
-def _notes(halve: list[str], target: Combatant, types: tuple[str, ...]) -> list[str]:
-    """What the adjustments will do, for a person rolling the damage (only then worked out)."""
-    return [*halve_notes(halve), *resist_notes(target, types)]
-
-
-def _expression(
-    battle: Battle, c: Combatant, dspec: DamageSpec, weapon: Weapon | None
-) -> tuple[DiceExpr, str]:
-    """`damage_expr` and its text, memoized per battle: on every hit, and a pure function of
-    frozen content (the spec, the weapon, the attacker's abilities) and the attacker's damage
-    modifier from effects, which the version of the effects on the attacker stands for in
-    the key (tests/engine/test_attack_parts.py compares it with `damage_expr`)."""
-    version = battle.effects.target_version.get(c.id, 0)
-    key = ("damage", id(dspec), id(weapon), c.id)
-    hit = battle.memo.get(key)
-    if (
-        hit is not None
-        and hit[0] == version
-        and hit[1] is dspec
-        and hit[2] is weapon
-        and hit[3] is c.creature
-    ):
-        return hit[4], hit[5]
-    expr = damage_expr(battle, c, dspec, weapon)
-    text = str(expr)
-    battle.memo[key] = (version, dspec, weapon, c.creature, expr, text)
-    return expr, text
 
 
 def _heal(battle: Battle, c: Combatant, target: Combatant, spec: Outcome) -> None:

@@ -14,7 +14,12 @@ over random states:
   conditions come and go, effects end, hit point states change and partners appear, across
   rulesets, in fights cut anywhere (an undo or a resumed save is such a cut);
 - F-MOD-4, X-PWR-1: the legality of a named target kept per (attacker, target, power) gives
-  the answer (the targets, or the same refusal) the full check gives, over the same states.
+  the answer (the targets, or the same refusal) the full check gives, over the same states;
+- F-DMG-1..5: the damage plan kept per (attacker, target, damage, outcome) equals the plan
+  worked out cold as conditions (weakened, insubstantial), damage modifiers, resistances and
+  vulnerabilities change; a plan marked plain is one `adjust` leaves alone;
+- X-HP-1: damage leaving more hit points than `Ruleset.state_holds_above` leaves the hit
+  point state as it was.
 """
 
 from __future__ import annotations
@@ -26,12 +31,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import attacks
+from engine import attacks, damage
 from engine.actions import Impossible, UsePower
 from engine.effects import end
 from engine.encounter import Encounter
 from engine.flanking import Side, _partner_indexed, _partner_scanned, flank_watch, side_of
 from engine.grid import footprint
+from engine.hp import adjust
 from engine.powers import resolve_targets
 from engine.state import Combatant
 from tests.engine.test_caches import STATES, cut, loaded
@@ -270,3 +276,126 @@ def test_property_kept_target_legality_equals_the_full_check_F_MOD_4(
         warm = every_target_check(enc)
         assert warm == cold(enc, every_target_check)
         assert every_target_check(enc) == warm
+
+
+# --- the damage plan (engine.damage) --------------------------------------------------------
+OUTCOMES = ("hit", "crit", "miss", "effect")
+DAMAGE_TYPES = ("fire", "cold", "poison", "necrotic")
+
+
+def every_damage_plan(enc: Encounter) -> dict[tuple[str, ...], damage.DamagePlan]:
+    """The damage plan of every damaging part (hit, miss, effect) of every power of every
+    standing creature, on every living creature, for each outcome."""
+    b = enc.battle
+    out: dict[tuple[str, ...], damage.DamagePlan] = {}
+    for c in list(b.combatants.values()):
+        if not c.standing:
+            continue
+        for p in c.powers:
+            w = c.weapon_for(p)
+            for part, spec in (("hit", p.hit), ("miss", p.miss), ("effect", p.effect)):
+                dspec = spec.damage if spec is not None else None
+                if dspec is None and spec is not None and spec.half_damage and p.hit:
+                    dspec = p.hit.damage
+                if spec is None or dspec is None:
+                    continue
+                for t in [t for t in b.combatants.values() if t.alive]:
+                    for outcome in OUTCOMES:
+                        key = (c.id, p.id, part, t.id, outcome)
+                        out[key] = damage.damage_plan(b, c, t, spec, dspec, w, outcome)
+    return out
+
+
+def damage_step(enc: Encounter, rng: random.Random) -> None:
+    """`step`, or what only damage reads: weakened, insubstantial, a damage modifier, a
+    creature that comes to resist or be vulnerable to a type (a new creature object)."""
+    b = enc.battle
+    living = [c for c in b.combatants.values() if c.alive]
+    roll = rng.random()
+    if roll < 0.4 or not living:
+        step(enc, rng)
+    elif roll < 0.6:
+        which = rng.choice(["weakened", "insubstantial"])
+        put_effect(enc, rng.choice(living).id, conditions=(which,))
+    elif roll < 0.75:
+        put_effect(enc, rng.choice(living).id, modifiers=(("damage", rng.choice([-2, 3])),))
+    else:
+        c = rng.choice(living)
+        ty = rng.choice(DAMAGE_TYPES)
+        field = rng.choice(["resist", "vulnerable"])
+        table = {**getattr(c.creature, field), ty: rng.choice([0, 2, 5])}
+        c.creature = c.creature.model_copy(update={field: table})
+
+
+@settings(max_examples=30, deadline=None)
+@given(**STATES, steps=st.integers(1, 10))
+def test_property_kept_damage_plan_equals_uncached_F_DMG_1_F_DMG_3(
+    name: str, seed: int, ruleset: str, at: float, steps: int
+) -> None:
+    """The damage plan kept per (attacker, target, damage, outcome) equals the plan worked
+    out with every memo emptied, as conditions, effects, creatures and positions change."""
+    enc = cut(name, seed, ruleset, at)
+    rng = random.Random(seed * 1000 + steps)
+    assert every_damage_plan(enc) == cold(enc, every_damage_plan)
+    for _ in range(steps):
+        damage_step(enc, rng)
+        warm = every_damage_plan(enc)
+        assert warm == cold(enc, every_damage_plan)
+        assert every_damage_plan(enc) == warm
+
+
+@settings(max_examples=30, deadline=None)
+@given(**STATES, steps=st.integers(0, 6), rolled=st.integers(0, 40))
+def test_property_a_plain_plan_is_what_adjust_leaves_alone_F_DMG_3(
+    name: str, seed: int, ruleset: str, at: float, steps: int, rolled: int
+) -> None:
+    """A plan marked plain: `adjust` changes nothing of any roll on a target without
+    temporary hit points (the hit path then skips it); a plan not plain is one it may."""
+    enc = cut(name, seed, ruleset, at)
+    rng = random.Random(seed * 7 + steps)
+    for _ in range(steps):
+        damage_step(enc, rng)
+    b = enc.battle
+    for (_, _, _, tid, _), plan in every_damage_plan(enc).items():
+        t = b[tid]
+        kept, t.temp_hp = t.temp_hp, 0
+        try:
+            mods = adjust(
+                b,
+                t,
+                rolled,
+                plan.types,
+                halve=plan.halve,
+                minimum=plan.minimum,
+                reduction=plan.reduction,
+            )
+        finally:
+            t.temp_hp = kept
+        if plan.plain:
+            assert mods == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(**STATES, hp=st.integers(-30, 60), drop=st.integers(0, 80))
+def test_property_state_holds_above_its_bound_X_HP_1(
+    name: str, seed: int, ruleset: str, at: float, hp: int, drop: int
+) -> None:
+    """`Ruleset.state_holds_above`: damage that leaves more hit points than the bound leaves
+    `hp_state` where it was, for every creature (the hit path skips `update_state` then)."""
+    enc = cut(name, seed, ruleset, at)
+    b = enc.battle
+    rs = b.ruleset
+    for c in list(b.combatants.values()):
+        kept = c.hp, c.state
+        try:
+            c.hp = hp
+            c.state = rs.hp_state(c)
+            bound = rs.state_holds_above(c)
+            if bound is None:
+                continue
+            assert c.hp > bound
+            c.hp = hp - drop
+            if c.hp > bound:
+                assert rs.hp_state(c) == c.state, (c.id, hp, drop, bound)
+        finally:
+            c.hp, c.state = kept
