@@ -153,17 +153,24 @@ def damage_plan(
 
     Kept per battle (`Battle.memo`), keyed by everything it reads: the attacker's damage
     expression (`_expression`: the version of the effects on it, its creature), both
-    creatures' conditions as `Battle` reads them (weakened, insubstantial), the target's
+    creatures' conditions (weakened, insubstantial: keyed by what they are worked out from,
+    `engine.attacks.condition_inputs`), the target's
     creature (immunities, resistances, vulnerabilities, damage reduction), the specs and the
     weapon (by identity), the outcome and the ruleset.
     tests/engine/test_attack_fast.py compares it with `_damage_plan` over random fights."""
-    conditions = battle._conditions
-    check = (
-        battle.effects.target_version.get(c.id, 0),
+    versions = battle.effects.target_version
+    check = (  # `engine.attacks.condition_inputs` of both, inlined (on every hit)
+        versions.get(c.id, 0),
+        c.state,
+        c.acted,
+        c.surprised,
         c.creature,
-        conditions(c)[0],
+        versions.get(target.id, 0),
+        target.state,
+        target.acted,
+        target.surprised,
         target.creature,
-        conditions(target)[0],
+        battle.surprise_round,
         battle.ruleset,
     )
     key = ("damage-plan", c.id, target.id, id(dspec), id(spec), id(weapon), outcome)

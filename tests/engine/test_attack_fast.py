@@ -40,7 +40,7 @@ from engine.grid import footprint
 from engine.hp import adjust
 from engine.powers import resolve_targets
 from engine.state import Combatant
-from tests.engine.test_caches import STATES, cut, loaded
+from tests.engine.test_caches import STATES, cut, fresh_conditions, loaded
 from tests.support.helpers import put_effect
 
 SIDES: list[Side] = [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
@@ -399,3 +399,30 @@ def test_property_state_holds_above_its_bound_X_HP_1(
                 assert rs.hp_state(c) == c.state, (c.id, hp, drop, bound)
         finally:
             c.hp, c.state = kept
+
+
+@settings(max_examples=30, deadline=None)
+@given(**STATES, steps=st.integers(1, 12))
+def test_property_condition_inputs_determine_the_conditions(
+    name: str, seed: int, ruleset: str, at: float, steps: int
+) -> None:
+    """The roll's setup and the damage plan key a creature's conditions by what `Battle`
+    works them out from (`attacks.condition_inputs`): equal inputs, at any two moments of
+    a fight as effects come and go and states change, give equal conditions and flags."""
+    enc = cut(name, seed, ruleset, at)
+    rng = random.Random(seed * 31 + steps)
+    b = enc.battle
+    seen: list[tuple[str, tuple[object, ...], object]] = []  # (creatures are unhashable)
+    for _ in range(steps + 1):
+        for c in b.combatants.values():
+            inputs = attacks.condition_inputs(b, c)
+            got = fresh_conditions(enc, c.id)
+            for cid, was, conds in seen:
+                if cid == c.id and was == inputs:
+                    assert conds == got, c.id
+            seen.append((c.id, inputs, got))
+        damage_step(enc, rng)
+        if rng.random() < 0.5:  # what a fight changes besides effects and hit points
+            c = rng.choice(list(b.combatants.values()))
+            c.acted, c.surprised = rng.random() < 0.5, rng.random() < 0.5
+            b.surprise_round = rng.random() < 0.3
