@@ -161,29 +161,41 @@ def targets_for(battle: Battle, c: Combatant, power: Power) -> list[str]:
 
 def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
     """The creatures this use of `power` affects; raises Impossible with the reason."""
-    if power.kind == "personal" or power.target == "self":
+    kind = power.kind
+    if kind == "personal" or power.target == "self":
         return [c.id]
-    if power.kind in ("close", "area"):
+    if kind == "close" or kind == "area":
         return _area_targets(battle, c, power, act)
-    if not act.targets:
+    named = act.targets
+    n = len(named)
+    if n == 1 and not act.squares:  # one named creature (every basic attack)
+        t = battle.combatants.get(named[0])
+        if t is not None:
+            # `_good_key`, inlined: a target found legal and nothing since changed
+            check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side)
+            key = ("target-ok", c.id, t.id, id(power))
+            if t.alive and battle.memo.get(key) == check:
+                return [t.id]
+    if not n:
         raise Impossible(f"{power.name} needs a target", Refusal.NEEDS_TARGET)
-    if len(act.targets) > power.targets:
+    if n > power.targets:
         raise Impossible(
             f"{power.name} takes at most {power.targets} target(s)", Refusal.TOO_MANY_TARGETS
         )
-    if len(act.targets) > 1 and len(set(act.targets)) != len(act.targets):
+    if n > 1 and len(set(named)) != n:
         raise Impossible("the same target twice", Refusal.BAD_TARGET)
     # the checks of `targets_for`, for the named targets only (this runs on every attack)
-    if len(act.targets) != 1 or not _known_good(battle, c, power, act.targets[0]):
-        rng = power_range(c, power)
-        mine = battle.squares(c)
-        for tid in act.targets:
-            _check_target(battle, c, power, tid, rng, mine)
-        if len(act.targets) == 1:
-            _keep_good(battle, c, power, act.targets[0])
-    if act.squares and len(act.squares) != len(act.targets):
+    rng = power_range(c, power)
+    mine = battle.squares(c)
+    for tid in named:
+        _check_target(battle, c, power, tid, rng, mine)
+    if n == 1:
+        found = _good_key(battle, c, power, named[0])
+        if found is not None:
+            battle.memo[found[0]] = found[1]
+    if act.squares and len(act.squares) != n:
         raise Impossible("give one square per target, or none", Refusal.BAD_TARGET)
-    return list(act.targets)
+    return list(named)
 
 
 def _area_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
@@ -214,29 +226,15 @@ def _good_key(
     battle: Battle, c: Combatant, power: Power, tid: str
 ) -> tuple[tuple[str, str, str, int], tuple[object, ...]] | None:
     """The memo key of one target found legal for `power`, and everything `_check_target`
-    read: both creatures (their squares, sides, whether the target lives), the power, and
-    the attacker's creature (its weapon and reach give the range). The map never changes."""
+    read but whether the target lives (asked each time): both creatures (their squares,
+    sides), the power, and the attacker's creature (its weapon and reach give the range).
+    The map never changes. `resolve_targets` asks it inlined; nothing is kept for a single
+    target named with a square (`act.squares`), which is checked in full."""
     t = battle.combatants.get(tid)
     if t is None:
         return None
-    check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side, t.alive)
+    check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side)
     return ("target-ok", c.id, tid, id(power)), check
-
-
-def _known_good(battle: Battle, c: Combatant, power: Power, tid: str) -> bool:
-    """`tid` was found a legal target of `power` and nothing `_check_target` read has changed
-    (an attack's legality is checked on every attack; tests/engine/test_attack_fast.py)."""
-    found = _good_key(battle, c, power, tid)
-    if found is None:
-        return False
-    kept = battle.memo.get(found[0])
-    return kept is not None and kept == found[1]
-
-
-def _keep_good(battle: Battle, c: Combatant, power: Power, tid: str) -> None:
-    found = _good_key(battle, c, power, tid)
-    if found is not None:
-        battle.memo[found[0]] = found[1]
 
 
 def _check_target(

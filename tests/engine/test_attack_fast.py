@@ -426,3 +426,20 @@ def test_property_condition_inputs_determine_the_conditions(
             c = rng.choice(list(b.combatants.values()))
             c.acted, c.surprised = rng.random() < 0.5, rng.random() < 0.5
             b.surprise_round = rng.random() < 0.3
+
+
+def test_an_at_will_power_of_a_plain_action_is_never_refused_X_PWR_1() -> None:
+    """`UsePowerHandler.check` skips `usable_refusal` for an at-will power of the kinds in
+    `_PLAIN`: the refusal has nothing to say of one, spent or not, on any creature."""
+    from engine.handlers.powers import _PLAIN
+    from engine.powers import usable_refusal
+
+    enc = cut("brawl", 0, "ffd20", 0.5)
+    b = enc.battle
+    for c in b.combatants.values():
+        for p in c.powers:
+            for action in sorted(_PLAIN):
+                q = p.model_copy(update={"usage": "at-will", "action": action})
+                c.used_powers.add(q.id)
+                assert usable_refusal(b, c, q) is None
+                c.used_powers.discard(q.id)
