@@ -349,10 +349,12 @@ def attack_roll(
     if wrong:  # F-MOD-12: an automatic miss, and the attacker learns nothing more
         outcome = "miss"
     else:
-        outcome = battle.ruleset.outcome(natural, total, s.defense, s.crit_low)
+        rs = battle.ruleset
+        outcome = rs.outcome(natural, total, s.defense, s.crit_low)
         if outcome == "hit" and s.coup_de_grace and total >= s.defense:
             outcome = "crit"  # F-ATK-8
-        outcome, confirm = battle.ruleset.confirm_threat(battle, c, natural, outcome, s)  # D-8
+        if rs.confirms_threats:  # d20srd D-8
+            outcome, confirm = rs.confirm_threat(battle, c, natural, outcome, s)
         if any_for(battle, "hit", "missed"):
             outcome, wrong = _interrupted(battle, c, target, power, outcome)
             if outcome == "void":

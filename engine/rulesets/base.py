@@ -83,6 +83,9 @@ class Ruleset(ABC):
     rolls_damage: ClassVar[bool] = False
     """The class overrides `damage_roll` (d20srd): the hit path asks it only then. Set for
     every subclass by `__init_subclass__`, never by hand."""
+    confirms_threats: ClassVar[bool] = False
+    """The class overrides `confirm_threat` (d20srd D-8): the roll asks it only then. Set by
+    `__init_subclass__`."""
     shared_hp_state: ClassVar[bool] = True
     """The class keeps the shared `hp_state` (every ruleset today): `state_holds_above`
     speaks for it. Set by `__init_subclass__`."""
@@ -90,6 +93,7 @@ class Ruleset(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.rolls_damage = cls.damage_roll is not Ruleset.damage_roll
+        cls.confirms_threats = cls.confirm_threat is not Ruleset.confirm_threat
         cls.shared_hp_state = cls.hp_state is Ruleset.hp_state
 
     def offers(self, action: str) -> bool:

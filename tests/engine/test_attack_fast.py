@@ -443,3 +443,19 @@ def test_an_at_will_power_of_a_plain_action_is_never_refused_X_PWR_1() -> None:
                 c.used_powers.add(q.id)
                 assert usable_refusal(b, c, q) is None
                 c.used_powers.discard(q.id)
+
+
+def test_ruleset_flags_follow_what_each_class_overrides() -> None:
+    """`rolls_damage`, `confirms_threats` and `shared_hp_state` (the hit path asks the
+    ruleset's own damage roll, confirmation and state bound only where they exist) are set
+    from each registered class's methods, never by hand."""
+    from engine.rulesets.base import Ruleset
+    from engine.rulesets.registry import RULESETS
+
+    assert RULESETS
+    for cls in RULESETS.values():
+        assert cls.rolls_damage == (cls.damage_roll is not Ruleset.damage_roll)
+        assert cls.confirms_threats == (cls.confirm_threat is not Ruleset.confirm_threat)
+        assert cls.shared_hp_state == (cls.hp_state is Ruleset.hp_state)
+    assert RULESETS["d20srd"].rolls_damage and RULESETS["d20srd"].confirms_threats
+    assert not RULESETS["ffd20"].rolls_damage and not RULESETS["ffd20"].confirms_threats
