@@ -283,6 +283,7 @@ def resolve(
     outcomes: set[str] = set()
     all_targets = tuple(targets)
     squares = act.squares
+    reacts = any_for(battle, "hit", "missed")  # (who has powers changes with the roster only)
     for i, tid in enumerate(targets):
         target = battle.combatants[tid]
         if not target.alive or not c.standing:
@@ -298,6 +299,7 @@ def resolve(
             all_targets,
             opportunity=opportunity,
             aimed=aimed,
+            reacts=reacts,
         )
         if outcome == "void":  # an interrupt dropped the attacker (engine.triggers)
             continue
@@ -307,7 +309,7 @@ def resolve(
             apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
         if power.effect is not None:
             apply_outcome(battle, c, target, power, power.effect, weapon, shared, "effect")
-        if any_for(battle, "hit", "missed") and target.alive:  # reactions come after it
+        if reacts and target.alive:  # reactions come after it
             on = "missed" if outcome == "miss" else "hit"
             fire(battle, on, interrupt=False, subject=target, by=c, melee=power.kind == "melee")
     # "Hit: you gain ..." needs a hit, "Miss: you ..." a miss; once however many targets
@@ -330,8 +332,14 @@ def attack_roll(
     *,
     opportunity: bool = False,
     aimed: Square | None = None,
+    reacts: bool | None = None,
 ) -> str:
+    """Roll `power`'s attack on `target` and log it: the outcome ("void": an interrupt
+    dropped the attacker). `reacts`: whether anyone has a power triggered by a hit or a miss
+    (`any_for`), when the caller has asked."""
     assert power.attack is not None
+    if reacts is None:
+        reacts = any_for(battle, "hit", "missed")
     s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
     vs = power.attack.vs
     dice = battle.dice
@@ -355,7 +363,7 @@ def attack_roll(
             outcome = "crit"  # F-ATK-8
         if rs.confirms_threats:  # d20srd D-8
             outcome, confirm = rs.confirm_threat(battle, c, natural, outcome, s)
-        if any_for(battle, "hit", "missed"):
+        if reacts:
             outcome, wrong = _interrupted(battle, c, target, power, outcome)
             if outcome == "void":
                 return outcome
