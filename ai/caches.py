@@ -43,7 +43,11 @@ class Caches:
     target_parts: dict[tuple[str, str], TargetPart] = field(default_factory=dict)
     """`parts_for`: (my power, target) -> the target's part."""
     square_parts: dict[SquareKey, SquarePart] = field(default_factory=dict)
-    """`square_part_at`: (my power, target, my square, area origin) -> the square part."""
+    """`square_part_at`: (share group, my square, area origin) -> the square part."""
+    share_ids: dict[tuple[str, str], int] = field(default_factory=dict)
+    """`share_key`: (my power, target) -> the group of powers sharing square parts on it."""
+    share_groups: dict[tuple[object, ...], int] = field(default_factory=dict)
+    """`share_key`: what the square part reads of a (power, target) -> its group."""
     damage_parts: dict[tuple[str, str], DamagePart] = field(default_factory=dict)
     """`damage_part`: (my power, target) -> what a preview reads besides the odds."""
     # --- ai.scoring.Context -----------------------------------------------------------------

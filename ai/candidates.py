@@ -135,28 +135,25 @@ def _close_placements(
     """(rough score, order, square, blast corner) of every placement worth ranking."""
     f = ctx.f
     me = f.me
-    near = set(top)
-    n = p.burst if p.burst is not None else (p.blast or 1)
-    for t in f.enemies:
-        for sq in threatened_squares(f.bmap, t.pos, t.size, n):
-            if sq in attack_sq:
-                near.add(sq)
-    if p.blast is not None:
-        near = set(top[:4]) | ({me.pos} if me.pos in attack_sq else set())
-    rough: list[tuple[float, int, Square, Square | None]] = []
     size = me.size
-    for sq in near:
-        x, y = sq
-        if p.burst is not None:
-            r = p.burst
-            box = (x - r, y - r, x + size - 1 + r, y + size - 1 + r)
-            rough.append((ctx.rough_box(box, p, sq), len(rough), sq, None))
-        else:
-            assert p.blast is not None
-            b = p.blast
-            for cx, cy in blasts_of(f.bmap, sq, size, b):
-                box = (cx, cy, cx + b - 1, cy + b - 1)
-                rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
+    if p.burst is not None:  # every burst at once, in `near`'s order
+        near = set(top)
+        for t in f.enemies:
+            for sq in threatened_squares(f.bmap, t.pos, t.size, p.burst):
+                if sq in attack_sq:
+                    near.add(sq)
+        order = list(near)
+        totals = ctx.rough_bursts(p, order, p.burst, size, True)
+        pairs = zip(totals, order, strict=True)
+        return [(total, i, sq, None) for i, (total, sq) in enumerate(pairs)]
+    if p.blast is None:
+        return []
+    b = p.blast
+    rough: list[tuple[float, int, Square, Square | None]] = []
+    for sq in set(top[:4]) | ({me.pos} if me.pos in attack_sq else set()):
+        for cx, cy in blasts_of(f.bmap, sq, size, b):
+            box = (cx, cy, cx + b - 1, cy + b - 1)
+            rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
     return rough
 
 
@@ -192,10 +189,8 @@ def _area_origins(ctx: Context, p: Power) -> list[tuple[float, Square, list[Hit]
             for oy in range(y - r, y + t.size + r):
                 if f.bmap.in_bounds((ox, oy)) and not f.bmap.blocks_sight((ox, oy)):
                     origins.add((ox, oy))
-    coarse = []
-    for o in sorted(origins):
-        box = (o[0] - r, o[1] - r, o[0] + r, o[1] + r)
-        coarse.append((ctx.rough_box(box, p, f.me.pos), o))
+    order = sorted(origins)
+    coarse = list(zip(ctx.rough_bursts(p, order, r, 1, False), order, strict=True))
     coarse.sort(key=lambda x: -x[0])
     scored = []
     for score, o in coarse[:ROUGH_KEEP]:
