@@ -209,22 +209,31 @@ def shortlist(
 ) -> list[Combatant]:
     """The few targets worth a ranged attack, ranked once per decision by the first
     ranged power tried, from the first square that reaches each (cover and flanking
-    change the odds from square to square, not the ranking)."""
+    change the odds from square to square, not the ranking). Not ranked at all while every
+    target would be kept (no more of them than `want`)."""
     want = max(3, p.targets + 1)
-    ranked = ctx.c.shortlist
+    c = ctx.c
+    ranked = c.shortlist
     if ranked is None:
+        if c.shortlist_by is None:
+            c.shortlist_by = (p, list(targets), list(top))
+        if len(targets) <= want:
+            # Every target is kept whatever the ranking: it is left to a later call that
+            # keeps fewer, which ranks them as the first call would have.
+            return list(targets)
+        ranker, among, tried = c.shortlist_by
         first: dict[str, float] = {}
         # A rough priority first (value per hit point left): only the best few are
         # previewed, so a crowd of enemies costs little.
-        rough = sorted(targets, key=lambda t: -ctx.priority(t))[:6]
-        for sq in top:
+        rough = sorted(among, key=lambda t: -ctx.priority(t))[:6]
+        for sq in tried:
             for t in rough:
-                if t.id in first or not ctx.in_reach(p, t, sq):
+                if t.id in first or not ctx.in_reach(ranker, t, sq):
                     continue
-                hit = hit_at(ctx, p, t, sq)
+                hit = hit_at(ctx, ranker, t, sq)
                 first[t.id] = hit.value if hit is not None else -1e9
         ranked = sorted(first, key=lambda tid: -first[tid])
-        ctx.c.shortlist = ranked
+        c.shortlist = ranked
     keep = set(ranked[:want])
     return [t for t in targets if t.id in keep or (len(ranked) < want)]
 

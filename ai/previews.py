@@ -136,11 +136,16 @@ def hit_at(
     roll), shared between the squares with the same square part."""
     if p.attack is None:
         return None
-    sp = square_part_at(ctx, p, t, at, origin)
+    c = ctx.c
+    gid = c.share_ids.get((p.id, t.id))
+    sp = c.square_parts.get((gid, at, origin)) if gid is not None else None
+    if sp is None:
+        sp = square_part_at(ctx, p, t, at, origin)
     key = (p.id, t.id, sp)
-    hits = ctx.c.hits
-    if key in hits:
-        return hits[key]
+    hits = c.hits
+    hit = hits.get(key)
+    if hit is not None:
+        return hit
     f = ctx.f
     ap, tp = parts_for(ctx, p, t)
     pv = preview_at(damage_part(ctx, p, t), compose(f.b, f.me, t, (ap, tp, sp)), f.b.ruleset)

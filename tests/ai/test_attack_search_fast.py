@@ -10,6 +10,8 @@ mid-fight, the three rulesets).
   `square_part` worked out for each power on its own (F-MOD-1 combat advantage and
   flanking, F-MOD-3/F-MOD-6 cover, F-MOD-7..9 concealment, 4srd's situational range
   penalties), and the hits scored from them equal a fresh context's;
+- `shortlist` (left unranked while every target is kept) keeps, call after call, the targets
+  the plain ranking by the first ranged power keeps;
 - the placements a close burst ranks (`_close_placements`) and the area origins it keeps
   (`_area_origins`) equal the one-box-at-a-time ranking they replace.
 
@@ -23,7 +25,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai.candidates import _area_origins, _close_placements, area_hits
+from ai.candidates import _area_origins, _close_placements, area_hits, shortlist
 from ai.memory import SideMemory
 from ai.position import burst_at
 from ai.previews import hit_at, share_key, square_part_at
@@ -189,3 +191,49 @@ def test_shared_square_parts_equal_each_powers_own_F_MOD_1_F_MOD_3_F_MOD_9(
                     assert got == want, (c.id, p.id, t.id, sq, origin, share_key(ctx, p, t))
                     fresh = _ctx(enc, c)
                     assert hit_at(ctx, p, t, sq, origin) == hit_at(fresh, p, t, sq, origin)
+
+
+def _plain_shortlist(
+    ctx: Context, p: Power, targets: list[Combatant], top: list[Square]
+) -> list[Combatant]:
+    """`shortlist` as it read before: ranked on the first call, whatever the count."""
+    want = max(3, p.targets + 1)
+    ranked = ctx.c.shortlist
+    if ranked is None:
+        first: dict[str, float] = {}
+        rough = sorted(targets, key=lambda t: -ctx.priority(t))[:6]
+        for sq in top:
+            for t in rough:
+                if t.id in first or not ctx.in_reach(p, t, sq):
+                    continue
+                hit = hit_at(ctx, p, t, sq)
+                first[t.id] = hit.value if hit is not None else -1e9
+        ranked = sorted(first, key=lambda tid: -first[tid])
+        ctx.c.shortlist = ranked
+    keep = set(ranked[:want])
+    return [t for t in targets if t.id in keep or (len(ranked) < want)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**STATES, data=st.data())
+def test_lazy_shortlist_keeps_the_plain_rankings_targets(
+    map_seed: int, n: int, seed: int, steps: int, ruleset: str, data: st.DataObject
+) -> None:
+    enc = _fight(map_seed, n, seed, steps, ruleset)
+    if enc is None:
+        return
+    b = enc.battle
+    walkable = sorted(entry_costs(b.map))
+    for c in _standing(enc):
+        ctx, plain = _ctx(enc, c), _ctx(enc, c)
+        targets = [*ctx.f.enemies, *ctx.f.downed]
+        top = data.draw(st.permutations(walkable))[:6]
+        # Powers asked in any order, some twice, as many targets kept as each allows: a
+        # wide one (targets 3) first leaves the ranking to a narrow one after it.
+        ranged = [p for p in c.powers if p.attack is not None]
+        calls = data.draw(st.lists(st.sampled_from(ranged), max_size=5)) if ranged else []
+        for p in calls:
+            fewer = data.draw(st.booleans())
+            among = targets[:-1] if fewer and len(targets) > 1 else targets
+            want = _plain_shortlist(plain, p, among, top)
+            assert [t.id for t in shortlist(ctx, p, among, top)] == [t.id for t in want]
