@@ -100,6 +100,8 @@ class Caches:
     # --- ai.moving --------------------------------------------------------------------------
     ring: dict[str, bool] = field(default_factory=dict)
     """`open_ring`: enemy -> is there a free square next to it to attack it from."""
+    joined: bool | None = None
+    """`joined`: is the fight joined (it reads only the decision's facts)."""
     patience: Patience | None = None
     """`Patience.of`: what a turn with no attack pays for the enemies' first strike (it reads
     only the decision's facts and my side's memory, so it is the same for every option)."""

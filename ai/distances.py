@@ -331,9 +331,10 @@ _Label = tuple[int, float, int, Square, int]
 class Route:
     """How to reach `end`: its movement cost, the bitmask of the threatening enemies whose
     opportunity attacks it provokes, and the path (start first; rebuilt from the search's
-    labels on first use, since only the chosen route's path is ever needed)."""
+    labels, or its parent links, on first use, since only the chosen route's path is ever
+    needed)."""
 
-    __slots__ = ("_index", "_labels", "_path", "cost", "end", "mask", "mode")
+    __slots__ = ("_index", "_labels", "_parents", "_path", "cost", "end", "mask", "mode")
 
     def __init__(
         self,
@@ -344,6 +345,7 @@ class Route:
         mode: str = "walk",
         labels: list[_Label] | None = None,
         index: int = -1,
+        parents: Mapping[Square, Square | None] | None = None,
     ) -> None:
         self.end = end
         self.cost = cost
@@ -352,17 +354,25 @@ class Route:
         self._path = path
         self._labels = labels
         self._index = index
+        self._parents = parents
 
     @property
     def path(self) -> tuple[Square, ...]:
         if self._path is None:
-            assert self._labels is not None
             out: list[Square] = []
-            j = self._index
-            while j >= 0:
-                label = self._labels[j]
-                out.append(label[3])
-                j = label[4]
+            parents = self._parents
+            if parents is not None:
+                sq: Square | None = self.end
+                while sq is not None:
+                    out.append(sq)
+                    sq = parents[sq]
+            else:
+                assert self._labels is not None
+                j = self._index
+                while j >= 0:
+                    label = self._labels[j]
+                    out.append(label[3])
+                    j = label[4]
             out.reverse()
             self._path = tuple(out)
         return self._path
@@ -458,6 +468,52 @@ def routes(
     }
 
 
+ROUTES_KEPT = 256
+"""Searches `kept_routes` holds per terrain before it drops them wholesale (a refill only
+searches again)."""
+_ROUTES_KEY = "ai.distances.routes"
+
+
+def kept_routes(
+    mg: MapGraph,
+    start: Square,
+    budget: int,
+    blocked: frozenset[Square],
+    occupied: frozenset[Square],
+    threat_mask: Mapping[Square, int],
+    oa_cost: Sequence[float],
+) -> dict[Square, Route]:
+    """`routes`, kept per terrain (`BattleMap.tables`) by everything the search reads: the
+    start, the budget, the enemies' and the other creatures' squares, and (when a threatened
+    square is in reach) the threatened squares with their enemies and what each enemy's
+    opportunity attack costs. A creature that plans again from where its first move ended
+    (the second leg it weighed is the same search), a decision made again at the same state,
+    and the first turns of a simulation's fights (which start from the same squares) find it
+    here. Returns a new dict the caller may add to; the routes in it are shared (read-only)."""
+    sx, sy = start
+    if any(max(abs(x - sx), abs(y - sy)) <= budget for x, y in threat_mask):
+        key: tuple[object, ...] = (
+            start,
+            budget,
+            blocked,
+            occupied,
+            tuple(threat_mask.items()),
+            tuple(oa_cost),
+        )
+    else:
+        key = (start, budget, blocked, occupied)
+    extra = mg.bmap.tables.extra
+    table: dict[tuple[object, ...], dict[Square, Route]] | None = extra.get(_ROUTES_KEY)
+    if table is None:
+        table = extra[_ROUTES_KEY] = {}
+    hit = table.get(key)
+    if hit is None:
+        if len(table) >= ROUTES_KEPT:
+            table.clear()
+        hit = table[key] = routes(mg, start, budget, blocked, occupied, threat_mask, oa_cost)
+    return dict(hit)
+
+
 def _plain_routes(
     mg: MapGraph,
     start: Square,
@@ -465,48 +521,45 @@ def _plain_routes(
     blocked: frozenset[Square] | set[Square],
     occupied: frozenset[Square] | set[Square],
 ) -> dict[Square, Route]:
-    """`routes` when no threatened square is in reach: one label per square (Dial)."""
-    labels: list[_Label] = [(0, 0.0, 0, start, -1)]
-    index: dict[Square, int] = {start: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 3)]
-    buckets[0].append(0)
+    """`routes` when no threatened square is in reach: Dial's search, each square kept with
+    the first square it was reached from (its parent: the path is rebuilt from those links
+    when asked for) and its cost, in the order the squares are found."""
+    parent: dict[Square, Square | None] = {start: None}
+    dist: dict[Square, int] = {start: 0}
+    buckets: list[list[Square]] = [[] for _ in range(budget + 3)]
+    buckets[0].append(start)
     cost = mg.cost
     adj = mg.adj
     flat = mg.bmap.flat
-    n = 1
     for d in range(budget):  # the squares at exactly `budget` extend no further
         roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
-        for li in buckets[d]:
-            u = labels[li][3]
+        nd1 = d + 1
+        bucket1 = buckets[nd1]
+        for u in buckets[d]:
             vs = adj.get(u)
             if vs is None:
                 vs = neighbours(mg, u)
             elif u in flat:  # every neighbour costs 1 to enter
-                nd = d + 1
-                bucket = buckets[nd]
                 for v in vs:
-                    if v in index or v in blocked:
+                    if v in parent or v in blocked:
                         continue
-                    index[v] = n
-                    labels.append((nd, 0.0, 0, v, li))
-                    bucket.append(n)
-                    n += 1
+                    parent[v] = u
+                    dist[v] = nd1
+                    bucket1.append(v)
                 continue
             for v in vs:
-                if v in index or v in blocked:
+                if v in parent or v in blocked:
                     continue
                 nd = d + cost[v]
                 if not roomy and nd > budget:
                     continue
-                index[v] = n
-                labels.append((nd, 0.0, 0, v, li))
-                buckets[nd].append(n)
-                n += 1
-    return {
-        sq: Route(sq, None, labels[i][0], 0, "walk", labels, i)
-        for sq, i in index.items()
-        if sq != start and sq not in occupied
-    }
+                parent[v] = u
+                dist[v] = nd
+                buckets[nd].append(v)
+    del dist[start]
+    for sq in occupied:
+        dist.pop(sq, None)
+    return {sq: Route(sq, None, c, 0, "walk", None, -1, parent) for sq, c in dist.items()}
 
 
 def _mask_cost(mask: int, oa_cost: Sequence[float]) -> float:
@@ -536,9 +589,13 @@ def path_toward(
     best: dict[Square, int] = {start: 0}
     prev: dict[Square, Square | None] = {start: None}
     heap: list[tuple[int, int, Square]] = [(0, 0, start)]
+    adj = mg.adj
+    cost = mg.cost
+    push = heapq.heappush
+    pop = heapq.heappop
     pops = 0
     while heap and pops < limit:
-        _, d, u = heapq.heappop(heap)
+        _, d, u = pop(heap)
         pops += 1
         if u in goals:
             path = [u]
@@ -550,16 +607,21 @@ def path_toward(
             return path
         if d > best[u]:
             continue
-        vs = mg.adj.get(u)
+        vs = adj.get(u)
         if vs is None:
             vs = neighbours(mg, u)
         for v in vs:
             if v in blocked:
                 continue
-            nd = d + mg.cost[v]
+            nd = d + cost[v]
             if nd < best.get(v, BIG):
                 best[v] = nd
                 prev[v] = u
-                h = max(abs(v[0] - tx), abs(v[1] - ty))
-                heapq.heappush(heap, (nd + h, nd, v))
+                dx = v[0] - tx
+                dy = v[1] - ty
+                if dx < 0:
+                    dx = -dx
+                if dy < 0:
+                    dy = -dy
+                push(heap, (nd + (dx if dx > dy else dy), nd, v))
     return None

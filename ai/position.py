@@ -174,6 +174,17 @@ def _flanking_it(ctx: Context, sq: Square, e: Combatant) -> bool:
     return bool(sides) and side_of(sq, ctx.f.me.size, e.pos, e.size) in sides
 
 
+def _allies_near(ally_pos: tuple[Square, ...], x: int, y: int) -> int:
+    """How many allies stand within 2 squares of (x, y), counting up to 3."""
+    near = 0
+    for ax, ay in ally_pos:
+        if -2 <= ax - x <= 2 and -2 <= ay - y <= 2:
+            near += 1
+            if near == 3:  # no more counts
+                break
+    return near
+
+
 def square_value(ctx: Context, sq: Square) -> float:
     """Worth of ending the turn on `sq`, whatever the attack: minus the exposure (expected
     damage from the enemies that can reach it next round: at once if it is in their reach,
@@ -226,11 +237,7 @@ def square_value(ctx: Context, sq: Square) -> float:
     if exposure:
         # Allies close by share the enemies' attacks (and can answer them): a creature
         # alone in front takes them all.
-        near = 0
-        for ax, ay in f.ally_pos:
-            if max(abs(ax - x), abs(ay - y)) <= 2:
-                near += 1
-        exposure /= 1.0 + 0.35 * min(near, 3)
+        exposure /= 1.0 + 0.35 * _allies_near(f.ally_pos, x, y)
     v = (
         -w.exposure * exposure
         + w.engaged * engaged
