@@ -112,6 +112,13 @@ class LazyDistances:
                 return self.whole.get(sq)
         return known[sq]
 
+    def settled(self, squares: Iterable[Square]) -> Distances:
+        """`settle(squares)`, then a plain mapping whose `get` answers as this map's does for
+        each of `squares` (the whole map, or the squares known so far: a lookup each with
+        no method call, for a loop over a turn's squares). Read-only for callers."""
+        self.settle(squares)
+        return self.whole if self.whole is not None else self.known
+
     def settle(self, squares: Iterable[Square]) -> None:
         """Search the cost of every square of `squares` not yet known."""
         if self.whole is not None:

@@ -380,28 +380,25 @@ def _near_terms(
     g_sq = ctx.f.b.squares(goal)
     out: dict[Square, float] = {}
     squares = [me.pos, *moves]
+    table: Distances | None = dm
     if isinstance(dm, LazyDistances):
-        dm.settle(squares)  # one search for them all
+        table = dm.settled(squares)  # one search for them all, then plain lookups
     if not ranged:
-        _walk_terms(out, squares, dm, gx, gy, reach, cap, pull)
+        _walk_terms(out, squares, table, gx, gy, reach, cap, pull)
         return out
+    bmap = ctx.f.bmap
+    size = me.size
     for sq in squares:
         cheb = max(abs(sq[0] - gx), abs(sq[1] - gy))
-        if ranged and dm is None:
+        if table is None:
             d = float(max(0, cheb - rng + 1))
-        elif ranged and dm is not None:
-            # Nothing to shoot from anywhere in reach: a square in range with a line to
-            # the goal is the aim, else walk around whatever is in the way.
-            if cheb <= rng and line_of_effect(ctx.f.bmap, footprint(sq, me.size), g_sq):
-                d = 0.0
-            else:
-                steps = dm.get(sq)
-                d = 1.0 + (float(steps) if steps is not None else float(cap + cheb)) / 2
-        elif dm is not None:
-            steps = dm.get(sq)
-            d = float(steps - reach) if steps is not None else float(cap + cheb)
+        # Nothing to shoot from anywhere in reach: a square in range with a line to the goal
+        # is the aim, else walk around whatever is in the way.
+        elif cheb <= rng and line_of_effect(bmap, footprint(sq, size), g_sq):
+            d = 0.0
         else:
-            d = float(cheb - reach)
+            steps = table.get(sq)
+            d = 1.0 + (float(steps) if steps is not None else float(cap + cheb)) / 2
         out[sq] = -pull * max(0.0, d)
     return out
 
