@@ -475,7 +475,7 @@ def routes(
     }
 
 
-ROUTES_KEPT = 256
+ROUTES_KEPT = 16
 """Searches `kept_routes` holds per terrain before it drops them wholesale (a refill only
 searches again)."""
 _ROUTES_KEY = "ai.distances.routes"
