@@ -78,6 +78,9 @@ class Caches:
     # --- ai.position ------------------------------------------------------------------------
     foes: list[Foe] | None = None
     """`prepare_foes`: the enemies as `square_value` reads them."""
+    foes_near: tuple[int, int, int, list[Foe]] | None = None
+    """`prepare_foes`: (x, y, m, the foes that can count for a square within m of (x, y),
+    where I stand): `square_value` reads only those for such a square."""
     can_flank: bool | None = None
     """`square_value`: may I take reactions (and so flank) at all (`Battle.can_react`)."""
     # --- ai.utility -------------------------------------------------------------------------

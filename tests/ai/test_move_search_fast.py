@@ -19,6 +19,8 @@ same."""
 from __future__ import annotations
 
 import heapq
+import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -38,11 +40,12 @@ from ai.distances import (
 )
 from ai.facts import facts_of
 from ai.moving import _joined, _walk_terms, best_of
-from ai.position import _allies_near
+from ai.position import _allies_near, near_foes, prepare_foes, square_value
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.tactical import TacticalPolicy
 from engine.battle import Battle
+from engine.content.loader import load_encounter
 from engine.grid import BattleMap, distance, distance_map
 from engine.state import Combatant
 from tests.ai.random_fights import load_fight, mid_fight
@@ -299,3 +302,72 @@ def test_path_toward_finds_the_plain_path(rows: list[str], data: st.DataObject) 
 def test_allies_near_counts_as_the_plain_loop(allies: list[Square], x: int, y: int) -> None:
     near = sum(1 for ax, ay in allies if max(abs(ax - x), abs(ay - y)) <= 2)
     assert _allies_near(tuple(allies), x, y) == min(near, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.integers(3, 6),
+    st.integers(0, 10_000),
+    st.integers(0, 12),
+    st.sampled_from([None, 0, 1, 2, 3, 5]),
+)
+def test_square_values_from_the_near_foes_equal_all_foes(
+    map_seed: int, n: int, seed: int, steps: int, span: int | None
+) -> None:
+    """`square_value` reading only the foes that can count near where I stand
+    (`ai.position.near_foes`) gives the very float it gives reading them all, for every
+    square of the map (near and far), for every creature (the Large ogre among them); with
+    the decision's span (two moves, all of a small map) and with short spans, which leave
+    foes out on these maps."""
+    loaded = load_fight(map_seed, n)
+    if loaded is None:
+        return
+    enc = mid_fight(loaded, seed, steps, "ffd20")
+    if enc is None:
+        return
+    b = enc.battle
+    pol = TacticalPolicy()
+    for me in [c for c in b.combatants.values() if c.standing]:
+        fast = Context(enc, me, weights_for(me), pol.planner.memory)
+        if span is not None:
+            fast.c.foes_near = near_foes(fast, prepare_foes(fast), span)
+        plain = Context(enc, me, weights_for(me), pol.planner.memory)
+        prepare_foes(plain)
+        plain.c.foes_near = None  # every foe read for every square
+        for y in range(b.map.height):
+            for x in range(b.map.width):
+                assert square_value(fast, (x, y)) == square_value(plain, (x, y))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_near_foes_on_a_big_map_leave_foes_out_and_change_no_value(
+    tmp_path: Path, seed: int
+) -> None:
+    """On a 40x40 map (the benchmark's heroes and raiders, a few turns in), where foes do
+    stand beyond what can count near a creature, each creature's squares (all 1,600, near and
+    far) are worth the same floats whether `square_value` reads the near foes or all."""
+    from tests.benchmarks.bench_ai import encounter
+
+    path = encounter(tmp_path, 40, 10, random.Random(seed), 12)
+    loaded = load_encounter(str(path))
+    enc = mid_fight(loaded, seed, 6 * seed, "ffd20")
+    assert enc is not None
+    b = enc.battle
+    pol = TacticalPolicy()
+    left_out = 0
+    for me in [c for c in b.combatants.values() if c.standing]:
+        for span in (None, 1, 4):
+            fast = Context(enc, me, weights_for(me), pol.planner.memory)
+            foes = prepare_foes(fast)
+            if span is not None:
+                fast.c.foes_near = near_foes(fast, foes, span)
+            assert fast.c.foes_near is not None
+            left_out += len(foes) - len(fast.c.foes_near[3])
+            plain = Context(enc, me, weights_for(me), pol.planner.memory)
+            prepare_foes(plain)
+            plain.c.foes_near = None
+            for y in range(b.map.height):
+                for x in range(b.map.width):
+                    assert square_value(fast, (x, y)) == square_value(plain, (x, y))
+    assert left_out > 0
