@@ -152,9 +152,12 @@ def best_post(
     pool = [sq for sq, r in moves.items() if r.mode == "shift"]
     # The 8 best by a key that orders every square (the square breaks ties): `nsmallest`
     # is `sorted(...)[:8]` without sorting the whole turn's squares.
-    gap = ctx.gap_capped
-    keyed = [(route_cost[sq][0] - gap(sq), sq) for sq, r in moves.items() if r.mode != "shift"]
-    pool.extend(sq for _, sq in heapq.nsmallest(8, keyed))
+    rest = heapq.nsmallest(
+        8,
+        (sq for sq, r in moves.items() if r.mode != "shift"),
+        key=lambda sq: (route_cost[sq][0] - ctx.gap_capped(sq), sq),
+    )
+    pool.extend(rest)
     best: tuple[Route, float] | None = None
     for sq in pool:
         v = ctx.value(sq) - route_cost[sq][0]
