@@ -103,6 +103,9 @@ class Caches:
     # --- ai.moving --------------------------------------------------------------------------
     ring: dict[str, bool] = field(default_factory=dict)
     """`open_ring`: enemy -> is there a free square next to it to attack it from."""
+    goals: dict[tuple[int, str | None, int], Combatant] = field(default_factory=dict)
+    """`choose_goal`: (my speed this turn, the goal I kept, my longest range) -> the enemy
+    to walk toward (the rest it reads is the decision's)."""
     joined: bool | None = None
     """`joined`: is the fight joined (it reads only the decision's facts)."""
     patience: Patience | None = None

@@ -296,7 +296,16 @@ def _longest_range(me: Combatant) -> int:
 
 def choose_goal(turn: Turn, rng: int) -> Combatant:
     """The enemy to walk toward: the most appealing by worth, focus and distance; the one
-    walked toward last turn unless another is `STICKY` times more appealing."""
+    walked toward last turn unless another is `STICKY` times more appealing. (Once per
+    decision: the first move, the second leg and the calmer walk ask alike.)"""
+    key = (turn.speed, turn.habits.goal, rng)
+    kept = turn.ctx.c.goals.get(key)
+    if kept is None:
+        kept = turn.ctx.c.goals[key] = _choose_goal(turn, rng)
+    return kept
+
+
+def _choose_goal(turn: Turn, rng: int) -> Combatant:
     ctx = turn.ctx
     s0 = ctx.f.me.pos
     speed = turn.speed
