@@ -119,7 +119,8 @@ def _run(app: SkirmishApp) -> int:
 
 def _quiet_start() -> None:
     """No cyclic garbage collection until the fight's first frame is drawn (the fight screen
-    turns it back on, `EncounterScreen._first_frame_drawn`; `_run` does if the app ends first).
+    turns it back on just after, `EncounterScreen._first_frame_drawn`; `_run` does if the app
+    ends first).
 
     Start-up builds a few hundred thousand objects that live as long as the process (modules,
     classes, dataclasses, pydantic's schemas, Textual's styles): the collector's ~190 passes

@@ -31,7 +31,7 @@ async def test_the_collector_is_back_on_after_the_fights_first_frame(collector_o
         await until(pilot, lambda: app.screen.__class__.__name__ == "EncounterScreen")
         ctl = app.screen.controller  # type: ignore[attr-defined]
         await until(pilot, ctl.shown.is_set, limit=30)
-        assert gc.isenabled()  # well before the app's fallback (`tui.app.GC_BACK_S`)
+        await until(pilot, gc.isenabled, limit=2)  # well before the app's fallback (5 s)
         app.exit()
 
 

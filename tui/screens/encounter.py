@@ -280,10 +280,13 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
         self._refresh_mode()
 
     def _first_frame_drawn(self) -> None:
-        """The fight's first frame is on the screen: the AI may play now, and the collector
-        (off while `skirmish play` starts up, `tui.launch`) may run again."""
+        """The fight's first frame is drawn: the AI may play now, and the collector (off while
+        `skirmish play` starts up, `tui.launch`) may run again in a moment: its first pass
+        holds the interpreter for ~50 ms, and the terminal writer thread must write the frame
+        out first."""
         self.controller.shown.set()
-        gc.enable()
+        if not gc.isenabled():
+            self.set_timer(0.3, gc.enable)
 
     def _pause_shown(self, news: Paused | None, log: LogPane) -> None:
         """The fight paused on its save (`news`), or goes on (None): say so, once."""
