@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ai.memory import Danger
+from engine.content.schema import Power
 from engine.dice import DiceExpr
 from engine.flanking import Side
 from engine.state import Combatant
@@ -36,14 +37,18 @@ Support = tuple[tuple[Square, ...], int, float]
 @dataclass(slots=True)
 class Caches:
     # --- ai.previews ------------------------------------------------------------------------
-    hits: dict[PreviewKey, Hit | None] = field(default_factory=dict)
+    hits: dict[PreviewKey, Hit] = field(default_factory=dict)
     """`hit_at`: the scored preview, per (power, target, square part of the attack)."""
     attacker_parts: dict[str, AttackerPart] = field(default_factory=dict)
     """`parts_for`: my power -> the attacker's part of its attacks."""
     target_parts: dict[tuple[str, str], TargetPart] = field(default_factory=dict)
     """`parts_for`: (my power, target) -> the target's part."""
     square_parts: dict[SquareKey, SquarePart] = field(default_factory=dict)
-    """`square_part_at`: (my power, target, my square, area origin) -> the square part."""
+    """`square_part_at`: (share group, my square, area origin) -> the square part."""
+    share_ids: dict[tuple[str, str], int] = field(default_factory=dict)
+    """`share_key`: (my power, target) -> the group of powers sharing square parts on it."""
+    share_groups: dict[tuple[object, ...], int] = field(default_factory=dict)
+    """`share_key`: what the square part reads of a (power, target) -> its group."""
     damage_parts: dict[tuple[str, str], DamagePart] = field(default_factory=dict)
     """`damage_part`: (my power, target) -> what a preview reads besides the odds."""
     # --- ai.scoring.Context -----------------------------------------------------------------
@@ -97,6 +102,9 @@ class Caches:
     # --- ai.candidates ----------------------------------------------------------------------
     shortlist: list[str] | None = None
     """`shortlist`: the targets worth a ranged attack, best first (ranked once)."""
+    shortlist_by: tuple[Power, list[Combatant], list[Square]] | None = None
+    """`shortlist`: its first call's power, targets and squares, which rank the targets
+    whenever the ranking is first needed."""
     # --- ai.moving --------------------------------------------------------------------------
     ring: dict[str, bool] = field(default_factory=dict)
     """`open_ring`: enemy -> is there a free square next to it to attack it from."""

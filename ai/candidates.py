@@ -135,28 +135,25 @@ def _close_placements(
     """(rough score, order, square, blast corner) of every placement worth ranking."""
     f = ctx.f
     me = f.me
-    near = set(top)
-    n = p.burst if p.burst is not None else (p.blast or 1)
-    for t in f.enemies:
-        for sq in threatened_squares(f.bmap, t.pos, t.size, n):
-            if sq in attack_sq:
-                near.add(sq)
-    if p.blast is not None:
-        near = set(top[:4]) | ({me.pos} if me.pos in attack_sq else set())
-    rough: list[tuple[float, int, Square, Square | None]] = []
     size = me.size
-    for sq in near:
-        x, y = sq
-        if p.burst is not None:
-            r = p.burst
-            box = (x - r, y - r, x + size - 1 + r, y + size - 1 + r)
-            rough.append((ctx.rough_box(box, p, sq), len(rough), sq, None))
-        else:
-            assert p.blast is not None
-            b = p.blast
-            for cx, cy in blasts_of(f.bmap, sq, size, b):
-                box = (cx, cy, cx + b - 1, cy + b - 1)
-                rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
+    if p.burst is not None:  # every burst at once, in `near`'s order
+        near = set(top)
+        for t in f.enemies:
+            for sq in threatened_squares(f.bmap, t.pos, t.size, p.burst):
+                if sq in attack_sq:
+                    near.add(sq)
+        order = list(near)
+        totals = ctx.rough_bursts(p, order, p.burst, size, True)
+        pairs = zip(totals, order, strict=True)
+        return [(total, i, sq, None) for i, (total, sq) in enumerate(pairs)]
+    if p.blast is None:
+        return []
+    b = p.blast
+    rough: list[tuple[float, int, Square, Square | None]] = []
+    for sq in set(top[:4]) | ({me.pos} if me.pos in attack_sq else set()):
+        for cx, cy in blasts_of(f.bmap, sq, size, b):
+            box = (cx, cy, cx + b - 1, cy + b - 1)
+            rough.append((ctx.rough_box(box, p, sq), len(rough), sq, (cx, cy)))
     return rough
 
 
@@ -192,10 +189,8 @@ def _area_origins(ctx: Context, p: Power) -> list[tuple[float, Square, list[Hit]
             for oy in range(y - r, y + t.size + r):
                 if f.bmap.in_bounds((ox, oy)) and not f.bmap.blocks_sight((ox, oy)):
                     origins.add((ox, oy))
-    coarse = []
-    for o in sorted(origins):
-        box = (o[0] - r, o[1] - r, o[0] + r, o[1] + r)
-        coarse.append((ctx.rough_box(box, p, f.me.pos), o))
+    order = sorted(origins)
+    coarse = list(zip(ctx.rough_bursts(p, order, r, 1, False), order, strict=True))
     coarse.sort(key=lambda x: -x[0])
     scored = []
     for score, o in coarse[:ROUGH_KEEP]:
@@ -214,22 +209,31 @@ def shortlist(
 ) -> list[Combatant]:
     """The few targets worth a ranged attack, ranked once per decision by the first
     ranged power tried, from the first square that reaches each (cover and flanking
-    change the odds from square to square, not the ranking)."""
+    change the odds from square to square, not the ranking). Not ranked at all while every
+    target would be kept (no more of them than `want`)."""
     want = max(3, p.targets + 1)
-    ranked = ctx.c.shortlist
+    c = ctx.c
+    ranked = c.shortlist
     if ranked is None:
+        if c.shortlist_by is None:
+            c.shortlist_by = (p, list(targets), list(top))
+        if len(targets) <= want:
+            # Every target is kept whatever the ranking: it is left to a later call that
+            # keeps fewer, which ranks them as the first call would have.
+            return list(targets)
+        ranker, among, tried = c.shortlist_by
         first: dict[str, float] = {}
         # A rough priority first (value per hit point left): only the best few are
         # previewed, so a crowd of enemies costs little.
-        rough = sorted(targets, key=lambda t: -ctx.priority(t))[:6]
-        for sq in top:
+        rough = sorted(among, key=lambda t: -ctx.priority(t))[:6]
+        for sq in tried:
             for t in rough:
-                if t.id in first or not ctx.in_reach(p, t, sq):
+                if t.id in first or not ctx.in_reach(ranker, t, sq):
                     continue
-                hit = hit_at(ctx, p, t, sq)
+                hit = hit_at(ctx, ranker, t, sq)
                 first[t.id] = hit.value if hit is not None else -1e9
         ranked = sorted(first, key=lambda tid: -first[tid])
-        ctx.c.shortlist = ranked
+        c.shortlist = ranked
     keep = set(ranked[:want])
     return [t for t in targets if t.id in keep or (len(ranked) < want)]
 

@@ -15,6 +15,12 @@ resistances and immunities, weakened and insubstantial) is fixed for a (power, t
 decision long, so only the odds and the arithmetic (`engine.attacks.preview_at`) are done per
 setup.
 
+The square part reads of the power only its kind (and, under a ruleset with situational
+modifiers, the power and weapon themselves), and of the two parts only what the target's
+part says about being seen, granted combat advantage and flanked: the powers of one kind
+on one target share their square parts (`share_key`), about two in five of them in a
+`default` fight.
+
 Every memo here lives for one decision (`ai.caches.Caches`), which fixes the state; its key is
 what varies within the decision. A Hypothesis test (tests/ai/test_ai_caches.py) pins each kept
 value to a fresh engine preview over random fights, and tests/ai/test_ai_previews.py the
@@ -47,8 +53,9 @@ if TYPE_CHECKING:
 Square = tuple[int, int]
 PreviewKey = tuple[str, str, SquarePart]
 """(power, target, the square part of the attack): equal keys, equal previews."""
-SquareKey = tuple[str, str, Square, Square | None]
-"""(power, target, the attacker's square, the area's origin)."""
+SquareKey = tuple[int, Square, Square | None]
+"""(the power's share group on the target (`share_key`), the attacker's square, the area's
+origin)."""
 
 
 def parts_for(ctx: Context, p: Power, t: Combatant) -> tuple[AttackerPart, TargetPart]:
@@ -65,12 +72,50 @@ def parts_for(ctx: Context, p: Power, t: Combatant) -> tuple[AttackerPart, Targe
     return ap, tp
 
 
+def share_key(ctx: Context, p: Power, t: Combatant) -> int:
+    """The group of my `p` on `t` whose square parts are equal square for square: everything
+    `engine.attacks.square_part` reads that may differ between two powers on one target (the
+    attack's kind, what the target's part says about sight, combat advantage, flanking and
+    blockers, the attacker's part's reactions through it) and, when the ruleset adds
+    situational modifiers (which read the power and weapon), the power itself. Interned to a
+    small int once per (power, target) a decision."""
+    tkey = (p.id, t.id)
+    c = ctx.c
+    gid = c.share_ids.get(tkey)
+    if gid is not None:
+        return gid
+    ap, tp = parts_for(ctx, p, t)
+    own = p.id if ctx.f.b.ruleset.situational else None
+    reads = (
+        t.id,
+        ap.kind,
+        ap.can_react,
+        tp.conds,
+        tp.granted,
+        tp.hidden,
+        tp.unseen_attacker,
+        tp.flankable,
+        tp.sides,
+        tp.blockers,
+        own,
+    )
+    gid = c.share_groups.get(reads)
+    if gid is None:
+        gid = c.share_groups[reads] = len(c.share_groups)
+    c.share_ids[tkey] = gid
+    return gid
+
+
 def square_part_at(
     ctx: Context, p: Power, t: Combatant, at: Square, origin: Square | None
 ) -> SquarePart:
-    """The square part of my `p` on `t` from `at` (area or close origin `origin`)."""
-    skey = (p.id, t.id, at, origin)
+    """The square part of my `p` on `t` from `at` (area or close origin `origin`), shared by
+    the powers of its `share_key` group."""
     c = ctx.c
+    gid = c.share_ids.get((p.id, t.id))
+    if gid is None:
+        gid = share_key(ctx, p, t)
+    skey = (gid, at, origin)
     sp = c.square_parts.get(skey)
     if sp is not None:
         return sp
@@ -91,11 +136,16 @@ def hit_at(
     roll), shared between the squares with the same square part."""
     if p.attack is None:
         return None
-    sp = square_part_at(ctx, p, t, at, origin)
+    c = ctx.c
+    gid = c.share_ids.get((p.id, t.id))
+    sp = c.square_parts.get((gid, at, origin)) if gid is not None else None
+    if sp is None:
+        sp = square_part_at(ctx, p, t, at, origin)
     key = (p.id, t.id, sp)
-    hits = ctx.c.hits
-    if key in hits:
-        return hits[key]
+    hits = c.hits
+    hit = hits.get(key)
+    if hit is not None:
+        return hit
     f = ctx.f
     ap, tp = parts_for(ctx, p, t)
     pv = preview_at(damage_part(ctx, p, t), compose(f.b, f.me, t, (ap, tp, sp)), f.b.ruleset)

@@ -286,6 +286,37 @@ class Context:
             total += weight
         return total
 
+    def rough_bursts(
+        self, p: Power, centers: list[Square], r: int, size: int, moving: bool
+    ) -> list[float]:
+        """`rough_box` of the burst `r` around each of `centers` (the top-left square of a
+        `size` block: the box from (x - r, y - r) to (x + size - 1 + r, y + size - 1 + r)),
+        me standing at the center if `moving` (a close burst), else where I stand (an area
+        burst), all at once (`centers` distinct). Each creature adds its weight to the
+        centers whose box it touches, creature by creature in `rough_box`'s order, so every
+        total is the very float `rough_box` gives; it costs the creatures' boxes, not
+        centers times creatures."""
+        totals = dict.fromkeys(centers, 0.0)
+        me = self.f.me
+        for c, cx, cy, n, weight in self._rough_creatures(p):
+            if c is me and moving:  # in its own close burst wherever it stands
+                for k in totals:
+                    totals[k] += weight
+                continue
+            x0, x1 = cx - r - size + 1, cx + n - 1 + r
+            y0, y1 = cy - r - size + 1, cy + n - 1 + r
+            if (x1 - x0 + 1) * (y1 - y0 + 1) <= len(totals):
+                for x in range(x0, x1 + 1):
+                    for y in range(y0, y1 + 1):
+                        k = (x, y)
+                        if k in totals:
+                            totals[k] += weight
+            else:
+                for k in totals:
+                    if x0 <= k[0] <= x1 and y0 <= k[1] <= y1:
+                        totals[k] += weight
+        return [totals[k] for k in centers]
+
     def _rough_creatures(self, p: Power) -> list[RoughCreature]:
         hit = self.c.rough.get(p.id)
         if hit is not None:

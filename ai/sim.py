@@ -265,7 +265,25 @@ def _init_worker(content: _Content) -> None:
     with each fight; Ctrl-C is the parent's to handle (it stops the pool), so a worker ignores
     it rather than print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with the parent's mask (`_pool`)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _LOADED.update(content)
+
+
+def _pool(ctx: Any, workers: int, content: _Content) -> Any:
+    """The worker pool, its helper threads (task feeder, result reader, worker keeper) started
+    with SIGINT blocked: a Ctrl-C sent to the process then goes to the main thread, whose wait
+    for the next result it interrupts at once. Left to the kernel, it may go to a helper
+    thread, and the main thread learns of it only when the next task's results wake it (and
+    the KeyboardInterrupt can then surface inside `threading.Condition.wait`'s clean-up)."""
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return ctx.Pool(workers, _init_worker, (content,))
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _run_chunk(chunk: list[Job]) -> list[RunResult]:
@@ -324,7 +342,7 @@ def _run_pool(
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     results: list[RunResult] = []
-    pool = ctx.Pool(min(workers, len(tasks)), _init_worker, (content,))
+    pool = _pool(ctx, min(workers, len(tasks)), content)
     try:
         for done in pool.imap_unordered(_run_chunk, tasks):
             results.extend(done)
