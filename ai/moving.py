@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from ai.caches import Provoked
 from ai.distances import Distances, LazyDistances, Route, kept_routes, path_toward
 from ai.initiative import strikes_first
+from ai.memory import Danger
 from ai.plan import Option
 from ai.provoking import PROVOKE_TIE, calmest
 from ai.scoring import Context
@@ -222,10 +223,11 @@ class Patience:
             if not strikes_first(b, me, e):
                 continue
             d = ctx.danger(e)
-            melee += d.melee
+            close = melee_part(d) if w.shooters else d.melee
+            melee += close
             reach_all += max(d.melee, d.ranged)
-            if d.melee > 0:
-                foes.append((e.pos[0], e.pos[1], d.speed + d.reach + e.size - 1, d.melee))
+            if close > 0:
+                foes.append((e.pos[0], e.pos[1], d.speed + d.reach + e.size - 1, close))
         weight *= fight_scale(ctx, melee / reach_all if reach_all else 0.0)
         return cls(weight, foes) if weight > 0.0 else cls(0.0, [])
 
@@ -238,6 +240,25 @@ class Patience:
             if max(abs(ex - x), abs(ey - y)) <= strike:
                 total += melee
         return self.weight * total
+
+
+SHOOTS = 0.8
+"""`Context.danger`'s `melee` is the larger of an enemy's melee attack and this share of its
+ranged one (a shooter can hurt whoever walks up to it too)."""
+
+
+def melee_part(d: Danger) -> float:
+    """The part of an enemy's danger that needs it to walk up: none for a shooter (its
+    `melee` is `SHOOTS` times its ranged attack, its blade no better). Patience waits out of
+    a melee enemy's walk; out of a shooter's walk it only lets the shooter fire for free
+    (`crossroads-4srd` with the tactical party, issue 15: the goblins held at the edge of
+    Brom's walk while Lira, Ilsa and Mara shot them, their patience barely scaled down
+    because each archer's danger counted as melee). Read with `Weights.shooters`
+    (`AIConfig.read_shooters`, the `tactical-shooters` configuration: docs/ai.md,
+    "Asymmetric play"); without it every enemy's `melee` counts, as before."""
+    if d.ranged > 0 and d.melee <= SHOOTS * d.ranged + 1e-9:
+        return 0.0
+    return d.melee
 
 
 def joined(ctx: Context) -> bool:
