@@ -112,6 +112,13 @@ class LazyDistances:
                 return self.whole.get(sq)
         return known[sq]
 
+    def settled(self, squares: Iterable[Square]) -> Distances:
+        """`settle(squares)`, then a plain mapping whose `get` answers as this map's does for
+        each of `squares` (the whole map, or the squares known so far: a lookup each with
+        no method call, for a loop over a turn's squares). Read-only for callers."""
+        self.settle(squares)
+        return self.whole if self.whole is not None else self.known
+
     def settle(self, squares: Iterable[Square]) -> None:
         """Search the cost of every square of `squares` not yet known."""
         if self.whole is not None:
@@ -331,9 +338,10 @@ _Label = tuple[int, float, int, Square, int]
 class Route:
     """How to reach `end`: its movement cost, the bitmask of the threatening enemies whose
     opportunity attacks it provokes, and the path (start first; rebuilt from the search's
-    labels on first use, since only the chosen route's path is ever needed)."""
+    labels, or its parent links, on first use, since only the chosen route's path is ever
+    needed)."""
 
-    __slots__ = ("_index", "_labels", "_path", "cost", "end", "mask", "mode")
+    __slots__ = ("_index", "_labels", "_parents", "_path", "cost", "end", "mask", "mode")
 
     def __init__(
         self,
@@ -344,6 +352,7 @@ class Route:
         mode: str = "walk",
         labels: list[_Label] | None = None,
         index: int = -1,
+        parents: Mapping[Square, Square | None] | None = None,
     ) -> None:
         self.end = end
         self.cost = cost
@@ -352,23 +361,47 @@ class Route:
         self._path = path
         self._labels = labels
         self._index = index
+        self._parents = parents
 
     @property
     def path(self) -> tuple[Square, ...]:
         if self._path is None:
-            assert self._labels is not None
             out: list[Square] = []
-            j = self._index
-            while j >= 0:
-                label = self._labels[j]
-                out.append(label[3])
-                j = label[4]
+            parents = self._parents
+            if parents is not None:
+                sq: Square | None = self.end
+                while sq is not None:
+                    out.append(sq)
+                    sq = parents[sq]
+            else:
+                assert self._labels is not None
+                j = self._index
+                while j >= 0:
+                    label = self._labels[j]
+                    out.append(label[3])
+                    j = label[4]
             out.reverse()
             self._path = tuple(out)
         return self._path
 
     def __repr__(self) -> str:
         return f"Route({self.mode} {self.path} cost={self.cost} mask={self.mask})"
+
+
+class _Walk(Route):
+    """A route found by the plain search (`_plain_routes`): it provokes no one and its path
+    comes from the search's parent links. Built with the six slots its reads need (its
+    label slots are never read: `path` follows the parents), for the ~170 of every search."""
+
+    __slots__ = ()
+
+    def __init__(self, end: Square, cost: int, parents: Mapping[Square, Square | None]) -> None:
+        self.end = end
+        self.cost = cost
+        self.mask = 0
+        self.mode = "walk"
+        self._path = None
+        self._parents = parents
 
 
 def routes(
@@ -387,9 +420,31 @@ def routes(
     through when allied, never ended on); `threat_mask[sq]`: the enemies threatening `sq`
     (leaving it provokes them, once each per move).
     """
-    sx, sy = start
-    if not any(max(abs(x - sx), abs(y - sy)) <= budget for x, y in threat_mask):
+    if not threat_near(threat_mask, start, budget):
         return _plain_routes(mg, start, budget, blocked, occupied)
+    return _threat_routes(mg, start, budget, blocked, occupied, threat_mask, oa_cost)
+
+
+def threat_near(threat_mask: Mapping[Square, int], start: Square, budget: int) -> bool:
+    """Is a threatened square within `budget` squares (Chebyshev) of `start`? (Else no move
+    of that budget can provoke: the plain search serves.)"""
+    sx, sy = start
+    for x, y in threat_mask:  # noqa: SIM110 (a loop: `any` over a generator is slower here)
+        if -budget <= x - sx <= budget and -budget <= y - sy <= budget:
+            return True
+    return False
+
+
+def _threat_routes(
+    mg: MapGraph,
+    start: Square,
+    budget: int,
+    blocked: frozenset[Square] | set[Square],
+    occupied: frozenset[Square] | set[Square],
+    threat_mask: Mapping[Square, int],
+    oa_cost: Sequence[float],
+) -> dict[Square, Route]:
+    """`routes` when a threatened square is in reach: label setting (see below)."""
     # Labels: (cost, oa cost, mask, square, parent label index). Entry cost depends on the
     # square entered only, so the labels reaching a square arrive in non-decreasing cost
     # order; a new label is kept only if it provokes strictly less than every earlier one
@@ -458,6 +513,59 @@ def routes(
     }
 
 
+ROUTES_KEPT = 2
+"""Searches `kept_routes` holds per terrain before it drops them wholesale: the deciding
+creature's first leg and second leg (its re-plan from where the first move ended is the
+second leg's search). Holding more buys few hits and costs more than it saves: each search
+keeps about 170 `Route` objects alive, and with 16 held the collector ran a third more
+young-generation passes (issue 14: 100x100 with 20 monsters, 216 against 164)."""
+_ROUTES_KEY = "ai.distances.routes"
+
+
+def kept_routes(
+    mg: MapGraph,
+    start: Square,
+    budget: int,
+    blocked: frozenset[Square],
+    occupied: frozenset[Square],
+    threat_mask: Mapping[Square, int],
+    oa_cost: Sequence[float],
+) -> dict[Square, Route]:
+    """`routes`, kept per terrain (`BattleMap.tables`) by everything the search reads: the
+    start, the budget, the enemies' and the other creatures' squares, and (when a threatened
+    square is in reach) the threatened squares with their enemies and what each enemy's
+    opportunity attack costs. A creature that plans again from where its first move ended
+    finds the second leg it weighed there (the same search), and a decision made again at
+    the same state its own. Returns a new dict the caller may add to; the routes in it are
+    shared (read-only)."""
+    threatened = threat_near(threat_mask, start, budget)
+    if threatened:
+        key: tuple[object, ...] = (
+            start,
+            budget,
+            blocked,
+            occupied,
+            tuple(threat_mask.items()),
+            tuple(oa_cost),
+        )
+    else:
+        key = (start, budget, blocked, occupied)
+    extra = mg.bmap.tables.extra
+    table: dict[tuple[object, ...], dict[Square, Route]] | None = extra.get(_ROUTES_KEY)
+    if table is None:
+        table = extra[_ROUTES_KEY] = {}
+    hit = table.get(key)
+    if hit is None:
+        if len(table) >= ROUTES_KEPT:
+            table.clear()
+        if threatened:
+            hit = _threat_routes(mg, start, budget, blocked, occupied, threat_mask, oa_cost)
+        else:
+            hit = _plain_routes(mg, start, budget, blocked, occupied)
+        table[key] = hit
+    return dict(hit)
+
+
 def _plain_routes(
     mg: MapGraph,
     start: Square,
@@ -465,48 +573,45 @@ def _plain_routes(
     blocked: frozenset[Square] | set[Square],
     occupied: frozenset[Square] | set[Square],
 ) -> dict[Square, Route]:
-    """`routes` when no threatened square is in reach: one label per square (Dial)."""
-    labels: list[_Label] = [(0, 0.0, 0, start, -1)]
-    index: dict[Square, int] = {start: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 3)]
-    buckets[0].append(0)
+    """`routes` when no threatened square is in reach: Dial's search, each square kept with
+    the first square it was reached from (its parent: the path is rebuilt from those links
+    when asked for) and its cost, in the order the squares are found."""
+    parent: dict[Square, Square | None] = {start: None}
+    dist: dict[Square, int] = {start: 0}
+    buckets: list[list[Square]] = [[] for _ in range(budget + 3)]
+    buckets[0].append(start)
     cost = mg.cost
     adj = mg.adj
     flat = mg.bmap.flat
-    n = 1
     for d in range(budget):  # the squares at exactly `budget` extend no further
         roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
-        for li in buckets[d]:
-            u = labels[li][3]
+        nd1 = d + 1
+        bucket1 = buckets[nd1]
+        for u in buckets[d]:
             vs = adj.get(u)
             if vs is None:
                 vs = neighbours(mg, u)
             elif u in flat:  # every neighbour costs 1 to enter
-                nd = d + 1
-                bucket = buckets[nd]
                 for v in vs:
-                    if v in index or v in blocked:
+                    if v in parent or v in blocked:
                         continue
-                    index[v] = n
-                    labels.append((nd, 0.0, 0, v, li))
-                    bucket.append(n)
-                    n += 1
+                    parent[v] = u
+                    dist[v] = nd1
+                    bucket1.append(v)
                 continue
             for v in vs:
-                if v in index or v in blocked:
+                if v in parent or v in blocked:
                     continue
                 nd = d + cost[v]
                 if not roomy and nd > budget:
                     continue
-                index[v] = n
-                labels.append((nd, 0.0, 0, v, li))
-                buckets[nd].append(n)
-                n += 1
-    return {
-        sq: Route(sq, None, labels[i][0], 0, "walk", labels, i)
-        for sq, i in index.items()
-        if sq != start and sq not in occupied
-    }
+                parent[v] = u
+                dist[v] = nd
+                buckets[nd].append(v)
+    del dist[start]
+    for sq in occupied:
+        dist.pop(sq, None)
+    return {sq: _Walk(sq, c, parent) for sq, c in dist.items()}
 
 
 def _mask_cost(mask: int, oa_cost: Sequence[float]) -> float:
@@ -536,9 +641,13 @@ def path_toward(
     best: dict[Square, int] = {start: 0}
     prev: dict[Square, Square | None] = {start: None}
     heap: list[tuple[int, int, Square]] = [(0, 0, start)]
+    adj = mg.adj
+    cost = mg.cost
+    push = heapq.heappush
+    pop = heapq.heappop
     pops = 0
     while heap and pops < limit:
-        _, d, u = heapq.heappop(heap)
+        _, d, u = pop(heap)
         pops += 1
         if u in goals:
             path = [u]
@@ -550,16 +659,21 @@ def path_toward(
             return path
         if d > best[u]:
             continue
-        vs = mg.adj.get(u)
+        vs = adj.get(u)
         if vs is None:
             vs = neighbours(mg, u)
         for v in vs:
             if v in blocked:
                 continue
-            nd = d + mg.cost[v]
+            nd = d + cost[v]
             if nd < best.get(v, BIG):
                 best[v] = nd
                 prev[v] = u
-                h = max(abs(v[0] - tx), abs(v[1] - ty))
-                heapq.heappush(heap, (nd + h, nd, v))
+                dx = v[0] - tx
+                dy = v[1] - ty
+                if dx < 0:
+                    dx = -dx
+                if dy < 0:
+                    dy = -dy
+                push(heap, (nd + (dx if dx > dy else dy), nd, v))
     return None
