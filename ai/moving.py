@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ai.caches import Provoked
-from ai.distances import Distances, LazyDistances, Route, kept_routes, path_toward
+from ai.distances import Distances, LazyDistances, path_toward
 from ai.initiative import strikes_first
 from ai.memory import Danger
 from ai.plan import Option
 from ai.provoking import PROVOKE_TIE, calmest
+from ai.routes import Route, kept_routes
 from ai.scoring import Context
 from ai.turn import Turn
 from engine.battle import Battle

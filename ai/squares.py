@@ -1,7 +1,7 @@
 """Where the deciding creature can go this turn, and from which squares it attacks.
 
 `routes_for` lists every square it can end on and the least provoking way there (the walk,
-`ai.distances.routes`, kept across decisions by `kept_routes`, or the engine's search for big
+`ai.routes.routes`, kept across decisions by `kept_routes`, or the engine's search for big
 creatures; plus the shift);
 `far_squares` picks the few squares from which ranged and area attacks are tried (where it
 stands, the shifts out of reach, and the best few by position that have a shot);
@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import heapq
 
-from ai.distances import Route, kept_routes, neighbours
+from ai.distances import neighbours
 from ai.plan import Budget
+from ai.routes import Route, kept_routes
 from ai.scoring import Context
 from engine.content.schema import Power
 from engine.grid import (

@@ -26,22 +26,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai import distances
-from ai.distances import (
-    BIG,
-    LazyDistances,
-    MapGraph,
-    Route,
-    graph_of,
-    kept_routes,
-    neighbours,
-    path_toward,
-    routes,
-)
+from ai import routes as routes_module
+from ai.distances import BIG, LazyDistances, MapGraph, graph_of, neighbours, path_toward
 from ai.facts import facts_of
 from ai.moving import _joined, _walk_terms, best_of
 from ai.position import _allies_near, near_foes, prepare_foes, square_value
 from ai.roles import weights_for
+from ai.routes import Route, kept_routes, routes
 from ai.scoring import Context
 from ai.tactical import TacticalPolicy
 from engine.battle import Battle
@@ -103,12 +94,12 @@ def test_kept_routes_equal_fresh_searches(rows: list[str], data: st.DataObject) 
 
 
 def test_a_full_routes_memo_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(distances, "ROUTES_KEPT", 2)
+    monkeypatch.setattr(routes_module, "ROUTES_KEPT", 2)
     bmap = BattleMap.from_ascii(["......", "..##..", "......"])
     mg = graph_of(bmap)
     for x in range(4):
         kept_routes(mg, (x, 0), 3, frozenset(), frozenset(), {}, [])
-        assert len(bmap.tables.extra[distances._ROUTES_KEY]) <= 2
+        assert len(bmap.tables.extra[routes_module._ROUTES_KEY]) <= 2
     same(
         kept_routes(mg, (0, 0), 3, frozenset(), frozenset(), {}, []),
         routes(mg, (0, 0), 3, frozenset(), frozenset(), {}, []),
