@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ai.candidates import attack_options
-from ai.distances import Route
 from ai.plan import Option
+from ai.routes import Route
 from ai.scoring import Hit
 from ai.squares import act_provokes, best_post, far_squares
 from ai.turn import Turn

@@ -83,6 +83,9 @@ class Caches:
     # --- ai.position ------------------------------------------------------------------------
     foes: list[Foe] | None = None
     """`prepare_foes`: the enemies as `square_value` reads them."""
+    foes_near: tuple[int, int, int, list[Foe]] | None = None
+    """`prepare_foes`: (x, y, m, the foes that can count for a square within m of (x, y),
+    where I stand): `square_value` reads only those for such a square."""
     can_flank: bool | None = None
     """`square_value`: may I take reactions (and so flank) at all (`Battle.can_react`)."""
     # --- ai.utility -------------------------------------------------------------------------
@@ -108,6 +111,11 @@ class Caches:
     # --- ai.moving --------------------------------------------------------------------------
     ring: dict[str, bool] = field(default_factory=dict)
     """`open_ring`: enemy -> is there a free square next to it to attack it from."""
+    goals: dict[tuple[int, str | None, int], Combatant] = field(default_factory=dict)
+    """`choose_goal`: (my speed this turn, the goal I kept, my longest range) -> the enemy
+    to walk toward (the rest it reads is the decision's)."""
+    joined: bool | None = None
+    """`joined`: is the fight joined (it reads only the decision's facts)."""
     patience: Patience | None = None
     """`Patience.of`: what a turn with no attack pays for the enemies' first strike (it reads
     only the decision's facts and my side's memory, so it is the same for every option)."""

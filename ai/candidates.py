@@ -12,9 +12,9 @@ Scores come from `Context.hit_at`, the engine's own preview as if the attacker s
 
 from __future__ import annotations
 
-from ai.distances import Route
 from ai.position import burst_at, close_area
 from ai.previews import hit_at
+from ai.routes import Route
 from ai.scoring import Context, Hit
 from engine.content.schema import Power
 from engine.grid import (

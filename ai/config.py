@@ -17,6 +17,8 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
   only; ruthless, as it was: it attacks the dying while a standing enemy is free).
 - `exposure-x2`, `exposure-x3`: `classic` weighing its exposure two and three times as much
   (the patient copies that beat `classic` when the issue was filed).
+- `tactical-shooters`: `tactical` whose patience leaves out the enemies that strike from
+  afar (`read_shooters`), a candidate for the default not yet measured everywhere.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ class AIConfig:
     read_initiative: bool = True
     """Leave out of the exposure the enemies that can't strike before the creature acts
     again (surprised ones after it in the surprise round: `ai.initiative`)."""
+    read_shooters: bool = False
+    """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`): off
+    in `tactical` until measured everywhere; on in `tactical-shooters` (docs/ai.md,
+    "Asymmetric play")."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
@@ -76,6 +82,7 @@ CONFIGS: dict[str, AIConfig] = {
     "classic": CLASSIC,
     "exposure-x2": replace(CLASSIC, name="exposure-x2", exposure_scale=2.0),
     "exposure-x3": replace(CLASSIC, name="exposure-x3", exposure_scale=3.0),
+    "tactical-shooters": AIConfig(name="tactical-shooters", read_shooters=True),
 }
 
 

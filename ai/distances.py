@@ -1,6 +1,6 @@
 """Searches over the map's networkx movement graph that the tactical AI needs every turn.
 
-Three kinds, all plain-Python loops over the engine's movement graph (`graph_of`):
+Two kinds, both plain-Python loops over the engine's movement graph (`graph_of`):
 
 - `DistanceCache`: walking distance from every square to one enemy, capped (2 x speed + reach
   by default), by the engine's own `engine.grid.distance_map`. One map per enemy, shared by
@@ -11,9 +11,8 @@ Three kinds, all plain-Python loops over the engine's movement graph (`graph_of`
   across a big map) are `LazyDistances`: the same answers, searched only for the squares
   asked about, by an A* toward them that stops once they are settled (a disc of radius 48
   is 9,000 squares).
-- `routes`: every square a mover can end on within its speed, by the path that provokes the
-  fewest (most harmless) opportunity attacks, not merely the cheapest: a label-setting search
-  over (square, set of enemies provoked) with Pareto pruning.
+- routes (every square a mover can end on, by the least provoking path) are `ai.routes`'s,
+  built on this module's `MapGraph` and `neighbours`.
 - `path_toward`: an A* walk toward a far-away enemy when it lies beyond the capped maps.
 
 Costs and steps are the engine's (`engine.grid.entry_costs`, `adjacency`, `step_neighbours`:
@@ -111,6 +110,13 @@ class LazyDistances:
             if self.whole is not None:
                 return self.whole.get(sq)
         return known[sq]
+
+    def settled(self, squares: Iterable[Square]) -> Distances:
+        """`settle(squares)`, then a plain mapping whose `get` answers as this map's does for
+        each of `squares` (the whole map, or the squares known so far: a lookup each with
+        no method call, for a loop over a turn's squares). Read-only for callers."""
+        self.settle(squares)
+        return self.whole if self.whole is not None else self.known
 
     def settle(self, squares: Iterable[Square]) -> None:
         """Search the cost of every square of `squares` not yet known."""
@@ -324,202 +330,6 @@ def terrain_distances(bmap: BattleMap, pos: Square, size: int, cap: int) -> dict
     return dm
 
 
-_Label = tuple[int, float, int, Square, int]
-"""A search label: (cost, opportunity-attack cost, provoked mask, square, parent index)."""
-
-
-class Route:
-    """How to reach `end`: its movement cost, the bitmask of the threatening enemies whose
-    opportunity attacks it provokes, and the path (start first; rebuilt from the search's
-    labels on first use, since only the chosen route's path is ever needed)."""
-
-    __slots__ = ("_index", "_labels", "_path", "cost", "end", "mask", "mode")
-
-    def __init__(
-        self,
-        end: Square,
-        path: tuple[Square, ...] | None,
-        cost: int,
-        mask: int,
-        mode: str = "walk",
-        labels: list[_Label] | None = None,
-        index: int = -1,
-    ) -> None:
-        self.end = end
-        self.cost = cost
-        self.mask = mask
-        self.mode = mode
-        self._path = path
-        self._labels = labels
-        self._index = index
-
-    @property
-    def path(self) -> tuple[Square, ...]:
-        if self._path is None:
-            assert self._labels is not None
-            out: list[Square] = []
-            j = self._index
-            while j >= 0:
-                label = self._labels[j]
-                out.append(label[3])
-                j = label[4]
-            out.reverse()
-            self._path = tuple(out)
-        return self._path
-
-    def __repr__(self) -> str:
-        return f"Route({self.mode} {self.path} cost={self.cost} mask={self.mask})"
-
-
-def routes(
-    mg: MapGraph,
-    start: Square,
-    budget: int,
-    blocked: frozenset[Square] | set[Square],
-    occupied: frozenset[Square] | set[Square],
-    threat_mask: Mapping[Square, int],
-    oa_cost: Sequence[float],
-) -> dict[Square, Route]:
-    """For each square a Medium (or Small) mover can end on within `budget`, the route whose
-    provoked opportunity attacks cost least (`oa_cost[i]` for bit i), cheapest among those.
-
-    `blocked`: enemy squares (never entered); `occupied`: other creatures' squares (passed
-    through when allied, never ended on); `threat_mask[sq]`: the enemies threatening `sq`
-    (leaving it provokes them, once each per move).
-    """
-    sx, sy = start
-    if not any(max(abs(x - sx), abs(y - sy)) <= budget for x, y in threat_mask):
-        return _plain_routes(mg, start, budget, blocked, occupied)
-    # Labels: (cost, oa cost, mask, square, parent label index). Entry cost depends on the
-    # square entered only, so the labels reaching a square arrive in non-decreasing cost
-    # order; a new label is kept only if it provokes strictly less than every earlier one
-    # there (Pareto front over cost and opportunity-attack cost; exact for one threatening
-    # enemy, a close approximation for several). The last label kept at a square is thus
-    # its least provoking one (`last`).
-    labels: list[_Label] = [(0, 0.0, 0, start, -1)]
-    front: dict[Square, float] = {start: 0.0}
-    last: dict[Square, int] = {start: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 3)]
-    buckets[0].append(0)
-    cost = mg.cost
-    adj = mg.adj
-    flat = mg.bmap.flat
-    bit_cost: dict[int, float] = {}
-    n = 1
-    # Every step costs at least 1, so the labels at exactly `budget` extend no further.
-    for d in range(budget):
-        roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
-        for li in buckets[d]:
-            _, oa, mask, u, _ = labels[li]
-            extra = threat_mask.get(u, 0) & ~mask
-            if extra:
-                nmask = mask | extra
-                noa = bit_cost.get(nmask)
-                if noa is None:
-                    noa = bit_cost[nmask] = _mask_cost(nmask, oa_cost)
-            else:
-                nmask, noa = mask, oa
-            vs = adj.get(u)
-            if vs is None:
-                vs = neighbours(mg, u)
-            elif u in flat:  # every neighbour costs 1 to enter
-                nd = d + 1
-                bucket = buckets[nd]
-                for v in vs:
-                    if v in blocked:
-                        continue
-                    best = front.get(v)
-                    if best is not None and not noa < best - 1e-9:
-                        continue
-                    front[v] = noa
-                    last[v] = n
-                    labels.append((nd, noa, nmask, v, li))
-                    bucket.append(n)
-                    n += 1
-                continue
-            for v in vs:
-                if v in blocked:
-                    continue
-                nd = d + cost[v]
-                if not roomy and nd > budget:
-                    continue
-                best = front.get(v)
-                if best is not None and not noa < best - 1e-9:
-                    continue
-                front[v] = noa
-                last[v] = n
-                labels.append((nd, noa, nmask, v, li))
-                buckets[nd].append(n)
-                n += 1
-    return {
-        sq: Route(sq, None, labels[i][0], labels[i][2], "walk", labels, i)
-        for sq, i in last.items()
-        if sq != start and sq not in occupied
-    }
-
-
-def _plain_routes(
-    mg: MapGraph,
-    start: Square,
-    budget: int,
-    blocked: frozenset[Square] | set[Square],
-    occupied: frozenset[Square] | set[Square],
-) -> dict[Square, Route]:
-    """`routes` when no threatened square is in reach: one label per square (Dial)."""
-    labels: list[_Label] = [(0, 0.0, 0, start, -1)]
-    index: dict[Square, int] = {start: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 3)]
-    buckets[0].append(0)
-    cost = mg.cost
-    adj = mg.adj
-    flat = mg.bmap.flat
-    n = 1
-    for d in range(budget):  # the squares at exactly `budget` extend no further
-        roomy = d + 2 <= budget  # every step from here fits (a step costs 1 or 2)
-        for li in buckets[d]:
-            u = labels[li][3]
-            vs = adj.get(u)
-            if vs is None:
-                vs = neighbours(mg, u)
-            elif u in flat:  # every neighbour costs 1 to enter
-                nd = d + 1
-                bucket = buckets[nd]
-                for v in vs:
-                    if v in index or v in blocked:
-                        continue
-                    index[v] = n
-                    labels.append((nd, 0.0, 0, v, li))
-                    bucket.append(n)
-                    n += 1
-                continue
-            for v in vs:
-                if v in index or v in blocked:
-                    continue
-                nd = d + cost[v]
-                if not roomy and nd > budget:
-                    continue
-                index[v] = n
-                labels.append((nd, 0.0, 0, v, li))
-                buckets[nd].append(n)
-                n += 1
-    return {
-        sq: Route(sq, None, labels[i][0], 0, "walk", labels, i)
-        for sq, i in index.items()
-        if sq != start and sq not in occupied
-    }
-
-
-def _mask_cost(mask: int, oa_cost: Sequence[float]) -> float:
-    total = 0.0
-    i = 0
-    while mask:
-        if mask & 1:
-            total += oa_cost[i]
-        mask >>= 1
-        i += 1
-    return total
-
-
 def path_toward(
     mg: MapGraph,
     start: Square,
@@ -536,9 +346,13 @@ def path_toward(
     best: dict[Square, int] = {start: 0}
     prev: dict[Square, Square | None] = {start: None}
     heap: list[tuple[int, int, Square]] = [(0, 0, start)]
+    adj = mg.adj
+    cost = mg.cost
+    push = heapq.heappush
+    pop = heapq.heappop
     pops = 0
     while heap and pops < limit:
-        _, d, u = heapq.heappop(heap)
+        _, d, u = pop(heap)
         pops += 1
         if u in goals:
             path = [u]
@@ -550,16 +364,21 @@ def path_toward(
             return path
         if d > best[u]:
             continue
-        vs = mg.adj.get(u)
+        vs = adj.get(u)
         if vs is None:
             vs = neighbours(mg, u)
         for v in vs:
             if v in blocked:
                 continue
-            nd = d + mg.cost[v]
+            nd = d + cost[v]
             if nd < best.get(v, BIG):
                 best[v] = nd
                 prev[v] = u
-                h = max(abs(v[0] - tx), abs(v[1] - ty))
-                heapq.heappush(heap, (nd + h, nd, v))
+                dx = v[0] - tx
+                dy = v[1] - ty
+                if dx < 0:
+                    dx = -dx
+                if dy < 0:
+                    dy = -dy
+                push(heap, (nd + (dx if dx > dy else dy), nd, v))
     return None

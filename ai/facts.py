@@ -43,7 +43,7 @@ class Facts:
     """Enemies that could make an opportunity attack on me now -> squares they threaten."""
     threat_ids: tuple[str, ...]
     threat_bit: Mapping[str, int]
-    """Each threatening enemy's bit in a route's provoked mask (`ai.distances.Route`)."""
+    """Each threatening enemy's bit in a route's provoked mask (`ai.routes.Route`)."""
     threat_mask: Mapping[Square, int]
     """Square -> the bits of the enemies whose opportunity attack leaving it provokes."""
     hp_eff: int

@@ -13,9 +13,9 @@ clear are weighed: none that still provokes on the way, none that ends in an ene
 
 from __future__ import annotations
 
-from ai.distances import routes
 from ai.moving import moving_options
 from ai.plan import Option
+from ai.routes import routes
 from ai.squares import act_provokes
 from ai.turn import Turn
 from engine.actions import FullAttack, Withdraw

@@ -16,15 +16,19 @@ left after `Weights.patient_turns` idle turns), so two patient sides still meet.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ai.caches import Provoked
-from ai.distances import LazyDistances, Route, path_toward, routes
+from ai.distances import Distances, LazyDistances, path_toward
 from ai.initiative import strikes_first
+from ai.memory import Danger
 from ai.plan import Option
 from ai.provoking import PROVOKE_TIE, calmest
+from ai.routes import Route, kept_routes
 from ai.scoring import Context
 from ai.turn import Turn
 from engine.battle import Battle
-from engine.grid import chebyshev, distance, footprint, line_of_effect, threatened_squares
+from engine.grid import chebyshev, footprint, line_of_effect, threatened_squares
 from engine.powers import power_range
 from engine.state import Combatant
 
@@ -70,7 +74,7 @@ def moving_options(
     stay_v = turn.value(s0) - wait.cost(s0)
     out = [Option("stay", stay_v + here, s0, goal=goal)]
     base = {sq: approach.get(sq, 0.0) - route_cost[sq][0] for sq in moves}
-    for sq in sorted(base, key=lambda q: -base[q])[:MOVE_KEEP]:
+    for sq in best_of(base, MOVE_KEEP):
         r = moves[sq]
         v = turn.value(sq) - wait.cost(sq)
         closer = approach.get(sq, 0.0) > here + 1e-6
@@ -119,7 +123,7 @@ def second_move(turn: Turn, first: Option, calm: bool = False) -> None:
             cost, _, who = turn.oa(r)
             base[sq] = approach.get(sq, 0.0) - cost - tie * len(who)
     pick: tuple[float, Square] | None = None
-    for sq in sorted(base, key=lambda q: -base[q])[:MOVE_KEEP]:
+    for sq in best_of(base, MOVE_KEEP):
         score = base[sq] + turn.value(sq) - wait.cost(sq)
         if pick is None or score > pick[0]:
             pick = (score, sq)
@@ -134,6 +138,18 @@ def second_move(turn: Turn, first: Option, calm: bool = False) -> None:
     first.replan_after = False
 
 
+def best_of(base: dict[Square, float], n: int) -> list[Square]:
+    """`sorted(base, key=lambda q: -base[q])[:n]`: the `n` squares worth most, ties in the
+    dict's order, sorting only those at least as good as the n-th best value (a sort of
+    the bare floats finds it) rather than every square with a key function."""
+    if len(base) <= n:
+        return sorted(base, key=lambda q: -base[q])
+    floor = sorted(base.values(), reverse=True)[n - 1]
+    top = [sq for sq, v in base.items() if v >= floor]
+    top.sort(key=lambda q: -base[q])
+    return top[:n]
+
+
 def second_routes(turn: Turn, end: Square, calm: bool) -> dict[Square, Route]:
     """Where the second move of a double move can end from `end`: a walk by its least
     provoking route; with `calm`, a shift where that provokes less, if the ruleset allows a
@@ -141,7 +157,7 @@ def second_routes(turn: Turn, end: Square, calm: bool) -> dict[Square, Route]:
     movement, S-15: a ruleset that `offers` its own shift has that rule)."""
     ctx = turn.ctx
     f = ctx.f
-    out = routes(f.mg, end, turn.speed, f.enemy_sq, f.occupied, f.threat_mask, ctx.oa_cost)
+    out = kept_routes(f.mg, end, turn.speed, f.enemy_sq, f.occupied, f.threat_mask, ctx.oa_cost)
     if calm and f.me.size == 1 and not f.b.ruleset.offers("shift"):
         for nb in f.mg.adj.get(end, ()):
             if f.mg.cost[nb] <= 1 and nb not in f.occupied and nb != end:
@@ -208,10 +224,11 @@ class Patience:
             if not strikes_first(b, me, e):
                 continue
             d = ctx.danger(e)
-            melee += d.melee
+            close = melee_part(d) if w.shooters else d.melee
+            melee += close
             reach_all += max(d.melee, d.ranged)
-            if d.melee > 0:
-                foes.append((e.pos[0], e.pos[1], d.speed + d.reach + e.size - 1, d.melee))
+            if close > 0:
+                foes.append((e.pos[0], e.pos[1], d.speed + d.reach + e.size - 1, close))
         weight *= fight_scale(ctx, melee / reach_all if reach_all else 0.0)
         return cls(weight, foes) if weight > 0.0 else cls(0.0, [])
 
@@ -226,13 +243,48 @@ class Patience:
         return self.weight * total
 
 
+SHOOTS = 0.8
+"""`Context.danger`'s `melee` is the larger of an enemy's melee attack and this share of its
+ranged one (a shooter can hurt whoever walks up to it too)."""
+
+
+def melee_part(d: Danger) -> float:
+    """The part of an enemy's danger that needs it to walk up: none for a shooter (its
+    `melee` is `SHOOTS` times its ranged attack, its blade no better). Patience waits out of
+    a melee enemy's walk; out of a shooter's walk it only lets the shooter fire for free
+    (`crossroads-4srd` with the tactical party, issue 15: the goblins held at the edge of
+    Brom's walk while Lira, Ilsa and Mara shot them, their patience barely scaled down
+    because each archer's danger counted as melee). Read with `Weights.shooters`
+    (`AIConfig.read_shooters`, the `tactical-shooters` configuration: docs/ai.md,
+    "Asymmetric play"); without it every enemy's `melee` counts, as before."""
+    if d.ranged > 0 and d.melee <= SHOOTS * d.ranged + 1e-9:
+        return 0.0
+    return d.melee
+
+
 def joined(ctx: Context) -> bool:
-    """Is the fight joined: an ally in an enemy's reach, or an enemy in an ally's?"""
-    b = ctx.f.b
-    for a in ctx.f.allies:
-        a_sq = b.squares(a)
-        for e in ctx.f.enemies:
-            if distance(a_sq, b.squares(e)) <= max(a.reach, e.reach, 1):
+    """Is the fight joined: an ally in an enemy's reach, or an enemy in an ally's? (Once
+    per decision: `Caches.joined`.)"""
+    kept = ctx.c.joined
+    if kept is None:
+        kept = ctx.c.joined = _joined(ctx.f.allies, ctx.f.enemies)
+    return kept
+
+
+def _joined(allies: Sequence[Combatant], enemies: Sequence[Combatant]) -> bool:
+    """`joined`: the least Chebyshev distance between two footprints (squares of side
+    `size` from their top-left squares) is the larger of the gaps between them along x and
+    along y (`engine.grid.distance` of the two creatures' squares)."""
+    foes = [(e.pos[0], e.pos[1], e.size - 1, max(e.reach, 1)) for e in enemies]
+    for a in allies:
+        ax, ay = a.pos
+        an = a.size - 1
+        ar = a.reach
+        for ex, ey, en, er in foes:
+            gx = ex - ax - an if ex > ax else ax - ex - en
+            gy = ey - ay - an if ey > ay else ay - ey - en
+            gap = gx if gx > gy else gy
+            if gap <= (ar if ar > er else er):
                 return True
     return False
 
@@ -266,7 +318,16 @@ def _longest_range(me: Combatant) -> int:
 
 def choose_goal(turn: Turn, rng: int) -> Combatant:
     """The enemy to walk toward: the most appealing by worth, focus and distance; the one
-    walked toward last turn unless another is `STICKY` times more appealing."""
+    walked toward last turn unless another is `STICKY` times more appealing. (Once per
+    decision: the first move, the second leg and the calmer walk ask alike.)"""
+    key = (turn.speed, turn.habits.goal, rng)
+    kept = turn.ctx.c.goals.get(key)
+    if kept is None:
+        kept = turn.ctx.c.goals[key] = _choose_goal(turn, rng)
+    return kept
+
+
+def _choose_goal(turn: Turn, rng: int) -> Combatant:
     ctx = turn.ctx
     s0 = ctx.f.me.pos
     speed = turn.speed
@@ -350,27 +411,67 @@ def _near_terms(
     g_sq = ctx.f.b.squares(goal)
     out: dict[Square, float] = {}
     squares = [me.pos, *moves]
+    table: Distances | None = dm
     if isinstance(dm, LazyDistances):
-        dm.settle(squares)  # one search for them all
+        table = dm.settled(squares)  # one search for them all, then plain lookups
+    if not ranged:
+        _walk_terms(out, squares, table, gx, gy, reach, cap, pull)
+        return out
+    bmap = ctx.f.bmap
+    size = me.size
     for sq in squares:
         cheb = max(abs(sq[0] - gx), abs(sq[1] - gy))
-        if ranged and dm is None:
+        if table is None:
             d = float(max(0, cheb - rng + 1))
-        elif ranged and dm is not None:
-            # Nothing to shoot from anywhere in reach: a square in range with a line to
-            # the goal is the aim, else walk around whatever is in the way.
-            if cheb <= rng and line_of_effect(ctx.f.bmap, footprint(sq, me.size), g_sq):
-                d = 0.0
-            else:
-                steps = dm.get(sq)
-                d = 1.0 + (float(steps) if steps is not None else float(cap + cheb)) / 2
-        elif dm is not None:
-            steps = dm.get(sq)
-            d = float(steps - reach) if steps is not None else float(cap + cheb)
+        # Nothing to shoot from anywhere in reach: a square in range with a line to the goal
+        # is the aim, else walk around whatever is in the way.
+        elif cheb <= rng and line_of_effect(bmap, footprint(sq, size), g_sq):
+            d = 0.0
         else:
-            d = float(cheb - reach)
+            steps = table.get(sq)
+            d = 1.0 + (float(steps) if steps is not None else float(cap + cheb)) / 2
         out[sq] = -pull * max(0.0, d)
     return out
+
+
+def _walk_terms(
+    out: dict[Square, float],
+    squares: list[Square],
+    dm: Distances | None,
+    gx: int,
+    gy: int,
+    reach: int,
+    cap: int,
+    pull: float,
+) -> None:
+    """`_near_terms` for a melee walker: the walking distance left to the goal's reach
+    (its distance map; beyond it, the cap plus the straight line), else the straight line.
+    The same arithmetic as the general loop, without its tests per square."""
+    if dm is None:
+        for sq in squares:
+            dx = sq[0] - gx
+            dy = sq[1] - gy
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            d = float((dx if dx > dy else dy) - reach)
+            out[sq] = -pull * (d if d > 0.0 else 0.0)
+        return
+    get = dm.get
+    for sq in squares:
+        steps = get(sq)
+        if steps is not None:
+            d = float(steps - reach)
+        else:
+            dx = sq[0] - gx
+            dy = sq[1] - gy
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            d = float(cap + (dx if dx > dy else dy))
+        out[sq] = -pull * (d if d > 0.0 else 0.0)
 
 
 def open_ring(ctx: Context, t: Combatant) -> bool:

@@ -53,8 +53,39 @@ class Kit:
 
     @classmethod
     def of(cls, c: Combatant) -> Kit:
+        """`c`'s kit: read from its content, or taken from the last fight's creature of the
+        same content (every fight of an encounter builds new creatures from the same loaded
+        creature and power objects, and a kit reads nothing else)."""
+        powers, cr = c.powers, c.creature
+        hit = _KITS.get(id(cr))
+        if (
+            hit is not None
+            and hit.creature is cr
+            and len(hit.powers) == len(powers)
+            and all(a is b for a, b in zip(hit.powers, powers, strict=True))
+        ):
+            return cls(powers, hit.basics, hit.reach)
         basics = tuple((p, power_range(c, p)) for p in basic_powers(c))
-        return cls(c.powers, basics, max(1, c.reach))
+        kit = cls(powers, basics, max(1, c.reach))
+        if len(_KITS) > 4096:  # many encounters loaded in one process: start afresh
+            _KITS.clear()
+        _KITS[id(cr)] = _Known(cr, powers, basics, kit.reach)
+        return kit
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """A kit as read last, with the content it was read from (kept alive, so `id(creature)`
+    can't be reused while it is here)."""
+
+    creature: object
+    powers: tuple[Power, ...]
+    basics: tuple[tuple[Power, int], ...]
+    reach: int
+
+
+_KITS: dict[int, _Known] = {}
+"""The last kit read of each loaded creature, by `id` of its content object."""
 
 
 class NaivePolicy:

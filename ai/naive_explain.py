@@ -114,11 +114,13 @@ def _walk(b: Battle, c: Combatant, act: Move) -> tuple[str, str]:
     goal = _toward(b, c, end)
     verb = "climbs out of the pit" if n == 1 and _in_pit(b, c) else f"walks {_squares(n)}"
     text = verb + (f" toward {goal.name}" if goal else "")
-    who = (
-        [e for _, e in move_provocations(b, c, path, act.mode, threatening(b, c))]
-        if _threat_near(b, c, path)
-        else []
-    )
+    who: list[str] = []
+    if _threat_near(b, c, path):
+        # Only enemies threatening a square the walk leaves can be provoked: the engine's
+        # move asks just those (`engine.movement._perform_move`), and so does this.
+        left = {sq for p in path[:-1] for sq in footprint(p, c.size)}
+        threat = threatening(b, c, left)
+        who = [e for _, e in move_provocations(b, c, path, act.mode, threat)]
     if who:
         text += f", provoking {attacks_of(b, list(dict.fromkeys(who)))}"
     return text, f"{act.mode} {square_text(end)}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.distances import Route
+from ai.routes import Route
 from ai.scoring import Hit
 from ai.utility import Utility
 from engine.actions import Action

@@ -152,7 +152,28 @@ def prepare_foes(ctx: Context) -> list[Foe]:
             )
         )
     ctx.c.foes = foes
+    ctx.c.foes_near = near_foes(ctx, foes, 2 * ctx.f.b.speed(ctx.f.me) + 1)
     return foes
+
+
+def near_foes(ctx: Context, foes: list[Foe], m: int) -> tuple[int, int, int, list[Foe]]:
+    """The foes that can count for a square within `m` of where I stand (two moves: the
+    squares a decision values), for `Caches.foes_near`. A foe
+        whose footprint is farther from mine than `m` plus the farthest it counts at (its reach,
+        its speed plus reach, its range, `HOLD_NEAR` for the nearest enemy) is farther than that
+        from my footprint on any such square (moving my footprint by k squares changes its
+        distance to another by at most k), where it adds nothing to the exposure (a float sum
+        with +0.0 terms left out is the same sum), engages and guards nothing, flanks nothing and
+        isn't the nearest enemy within `HOLD_NEAR`. Kept in their order."""
+    me = ctx.f.me
+    mine = footprint(me.pos, me.size)
+    near = []
+    for foe in foes:
+        _, _, _, _, reach, sr, _, ranged, rng, _, e_sq = foe
+        far = max(reach, sr, rng if ranged else 0, HOLD_NEAR)
+        if distance(mine, e_sq) - m <= far:
+            near.append(foe)
+    return me.pos[0], me.pos[1], m, near
 
 
 def _near_any(
@@ -174,6 +195,17 @@ def _flanking_it(ctx: Context, sq: Square, e: Combatant) -> bool:
     return bool(sides) and side_of(sq, ctx.f.me.size, e.pos, e.size) in sides
 
 
+def _allies_near(ally_pos: tuple[Square, ...], x: int, y: int) -> int:
+    """How many allies stand within 2 squares of (x, y), counting up to 3."""
+    near = 0
+    for ax, ay in ally_pos:
+        if -2 <= ax - x <= 2 and -2 <= ay - y <= 2:
+            near += 1
+            if near == 3:  # no more counts
+                break
+    return near
+
+
 def square_value(ctx: Context, sq: Square) -> float:
     """Worth of ending the turn on `sq`, whatever the attack: minus the exposure (expected
     damage from the enemies that can reach it next round: at once if it is in their reach,
@@ -181,6 +213,12 @@ def square_value(ctx: Context, sq: Square) -> float:
     in obscured squares and among allies), plus the role's terms for enemies engaged, allies
     guarded, concealment, flanking set up for allies and a chokepoint held."""
     foes = ctx.c.foes if ctx.c.foes is not None else prepare_foes(ctx)
+    x, y = sq
+    near_foes = ctx.c.foes_near
+    if near_foes is not None:
+        mx, my, span, close = near_foes
+        if -span <= x - mx <= span and -span <= y - my <= span:
+            foes = close  # the others count for nothing here (`near_foes`)
     f = ctx.f
     w = f.w
     me = f.me
@@ -189,7 +227,6 @@ def square_value(ctx: Context, sq: Square) -> float:
     can_flank = ctx.c.can_flank
     if can_flank is None:
         can_flank = ctx.c.can_flank = f.b.can_react(me)
-    x, y = sq
     exposure = 0.0
     engaged = guard = 0
     flank = 0.0
@@ -226,11 +263,7 @@ def square_value(ctx: Context, sq: Square) -> float:
     if exposure:
         # Allies close by share the enemies' attacks (and can answer them): a creature
         # alone in front takes them all.
-        near = 0
-        for ax, ay in f.ally_pos:
-            if max(abs(ax - x), abs(ay - y)) <= 2:
-                near += 1
-        exposure /= 1.0 + 0.35 * min(near, 3)
+        exposure /= 1.0 + 0.35 * _allies_near(f.ally_pos, x, y)
     v = (
         -w.exposure * exposure
         + w.engaged * engaged

@@ -30,8 +30,8 @@ from dataclasses import replace
 
 from ai.attack_plans import attack_squares, named_targets
 from ai.candidates import attack_options
-from ai.distances import Route
 from ai.plan import Option
+from ai.routes import Route
 from ai.scoring import Context
 from ai.squares import act_provokes
 from ai.turn import Turn

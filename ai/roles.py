@@ -72,6 +72,9 @@ class Weights:
     approach is at least `1 + join` times as bold (`ai.moving.approach_terms`), as if it had
     been idle `2 * join` turns. 0 in the role table; `corrected` sets it from the share of
     its damage that needs it to walk up (`JOIN`)."""
+    shooters: bool = False
+    """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`);
+    `AIConfig.read_shooters`."""
 
 
 ROLE_WEIGHTS: dict[str, Weights] = {
@@ -164,6 +167,8 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
             w = corrected(w, profile_of(c))
         if config.read_initiative:
             w = replace(w, initiative=True)
+        if config.read_shooters:
+            w = replace(w, shooters=True)
         if config.patience:
             w = replace(
                 w,

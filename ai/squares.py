@@ -1,7 +1,8 @@
 """Where the deciding creature can go this turn, and from which squares it attacks.
 
 `routes_for` lists every square it can end on and the least provoking way there (the walk,
-`ai.distances.routes`, or the engine's search for big creatures; plus the shift);
+`ai.routes.routes`, kept across decisions by `kept_routes`, or the engine's search for big
+creatures; plus the shift);
 `far_squares` picks the few squares from which ranged and area attacks are tried (where it
 stands, the shifts out of reach, and the best few by position that have a shot);
 `best_post` the square to withdraw to after attacking (hit and run); `act_provokes` who an
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 import heapq
 
-from ai.distances import Route, neighbours, routes
+from ai.distances import neighbours
 from ai.plan import Budget
+from ai.routes import Route, kept_routes
 from ai.scoring import Context
 from engine.content.schema import Power
 from engine.grid import (
@@ -48,7 +50,7 @@ def routes_for(ctx: Context, bud: Budget, speed: int) -> dict[Square, Route]:
     walk: dict[Square, Route] = {}
     if not prone and speed > 0:
         if me.size == 1:
-            walk = routes(
+            walk = kept_routes(
                 ctx.f.mg, s0, speed, ctx.f.enemy_sq, ctx.f.occupied, ctx.f.threat_mask, ctx.oa_cost
             )
         else:

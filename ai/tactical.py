@@ -1,7 +1,7 @@
 """The tactical policy: plans each turn as the best (move, power, target) and plays it out.
 
 At the start of a creature's turn it builds a `Context` (`ai.scoring`), finds every square it
-can end on and the least provoking way there (`ai.distances.routes`, plus the shift), and
+can end on and the least provoking way there (`ai.routes.routes`, plus the shift), and
 scores every candidate: an attack from a square (each power, each target or area origin), an
 attack from where it stands followed by a move (hit and run), a move with no attack (toward
 the enemy it wants), a second wind. The best becomes a list of engine actions fed one per

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.caches import Provoked
-from ai.distances import Route
 from ai.memory import SideMemory
 from ai.plan import Budget
+from ai.routes import Route
 from ai.scoring import Context
 from ai.squares import routes_for
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import fields
+from operator import is_
 from typing import Any, TypeVar
 
 from engine.conditions import BY_NAME, ConditionInfo
@@ -180,6 +181,9 @@ class Battle:
         self._occupancy: Occupancy | None = None
         self._occupancy_was: Occupancy | None = None
         """The last occupancy `moved` forgot: a rebuild reuses the entries still true."""
+        self._occupancy_plain = False
+        """`_occupancy_was` came from `Occupancy.of` (no walker shared a square then): when
+        every entry is still true it is the index itself."""
         self._pending: list[Event] = []
         self.passing: str | None = None
         """The creature in the middle of its own move, while other things happen (see
@@ -274,15 +278,25 @@ class Battle:
         action can interrupt it there (`passing` names it meanwhile): then the square is the
         ally's, and the walker is indexed by id alone."""
         if self._occupancy is None:
-            was = self._occupancy_was.by_id if self._occupancy_was is not None else {}
+            old = self._occupancy_was
+            was = old.by_id if old is not None else {}
             living = []
+            same = self._occupancy_plain  # every entry as it was, so far
             for c in self.living():
                 o = was.get(c.id)  # most creatures stood still since: their entry is as it was
                 if o is None or o.pos != c.pos or o.size != c.size or o.side != c.side:
                     o = Occupant(c.id, c.side, c.pos, c.size)
+                    same = False
                 living.append(o)
+            if same and old is not None and _same_entries(living, was):
+                # Nobody moved, came or went since (`moved` is also called after a triggered
+                # power, or twice for one move): the very same index, so what is kept with
+                # it (`engine.flanking.flank_watch`) holds on.
+                self._occupancy = old
+                return old
             try:
                 self._occupancy = Occupancy.of(living)
+                self._occupancy_plain = True
             except ValueError:
                 if self.passing is None:
                     raise  # two creatures in one square outside a move is a bug to see
@@ -291,6 +305,7 @@ class Battle:
                     for sq in o.squares:
                         by_square.setdefault(sq, o.id)
                 self._occupancy = Occupancy(by_square, {o.id: o for o in living})
+                self._occupancy_plain = False
         return self._occupancy
 
     def moved(self) -> None:
@@ -437,6 +452,11 @@ class Battle:
             "spent": dict(self.spent),
             "log_length": len(self.log),
         }
+
+
+def _same_entries(living: list[Occupant], was: dict[str, Occupant] | Any) -> bool:
+    """Are `living` the very entries of `was`, in its order?"""
+    return len(living) == len(was) and all(map(is_, living, was.values()))
 
 
 NO_CONDITIONS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())

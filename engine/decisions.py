@@ -20,6 +20,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine.events import quick_constructor
+
 Square = tuple[int, int]
 T = TypeVar("T")
 
@@ -59,6 +61,7 @@ class Question(ABC, Generic[T]):
         return True
 
 
+@quick_constructor  # one per opportunity a move or an act gives
 @dataclass(frozen=True, slots=True)
 class OpportunityQuestion(Question[bool]):
     """`who` may make an opportunity attack on `mover`, who provoked it at `at`. Answer bool."""
@@ -74,6 +77,7 @@ class OpportunityQuestion(Question[bool]):
         return True
 
 
+@quick_constructor  # one per triggered power offered
 @dataclass(frozen=True, slots=True)
 class TriggerQuestion(Question[bool]):
     """`who` may use its triggered `power` (an `interrupt` before `trigger` resolves, else a

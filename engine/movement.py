@@ -292,9 +292,12 @@ def move_provocations(
     return [(i + skip, e) for i, e in provocations(path[skip:], threat, c.size)]
 
 
-def threatening(battle: Battle, mover: Combatant) -> dict[str, frozenset[Square]]:
-    """For the UI and AI: each enemy's threatened squares, for those that could react."""
-    return _threats(battle, mover)
+def threatening(
+    battle: Battle, mover: Combatant, left: set[Square] | None = None
+) -> dict[str, frozenset[Square]]:
+    """For the UI and AI: each enemy's threatened squares, for those that could react
+    (`left`: only those threatening one of these squares, as the engine's move asks)."""
+    return _threats(battle, mover, left)
 
 
 def opportunity_attack(battle: Battle, by: Combatant, mover: Combatant, at: Square) -> None:

@@ -71,6 +71,11 @@ def test_ctrl_c_in_a_terminal_stops_cleanly_with_a_partial_summary() -> None:
     argv = [skirmish_command(), "sim", "default", "--runs", "300", "--jobs", "2"]
     pid, fd = pty.fork()
     if pid == 0:  # the child: the sim in a terminal of its own
+        # As a shell starts a foreground command: SIGINT at its default. A test run started
+        # in the background of a non-interactive shell (`pytest ... &` in a script) has SIGINT
+        # ignored, and an ignored signal stays ignored through fork and exec: Python would
+        # then install no KeyboardInterrupt handler and the sim would never see the Ctrl-C.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(argv[0], argv)
     seen = bytearray()
     try:

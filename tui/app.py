@@ -12,6 +12,7 @@ imported by the controller at the first AI decision.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
     from tui.replay import Timeline
 
 T = TypeVar("T")
+
+GC_BACK_S = 5.0
+"""The collector is back on this long after the app's mount even if no fight screen has
+drawn its first frame (which turns it on: `EncounterScreen._first_frame_drawn`)."""
 
 
 class SkirmishApp(App[int]):
@@ -61,6 +66,8 @@ class SkirmishApp(App[int]):
         """Given: step through this save or combat log (read-only)."""
 
     def on_mount(self) -> None:
+        if not gc.isenabled():  # `skirmish play` starts with it off (`tui.launch._quiet_start`)
+            self.set_timer(GC_BACK_S, gc.enable)  # at the latest, whatever becomes of the fight
         if self.loaded is not None:
             from tui.controller import Controller
 

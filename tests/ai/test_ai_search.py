@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from ai.distances import DistanceCache, graph_of, routes
+from ai.distances import DistanceCache, graph_of
 from ai.roles import ROLE_WEIGHTS, role_of
+from ai.routes import routes
 from engine.actions import Move
 from engine.content.loader import load_encounter
 from engine.encounter import Encounter

@@ -44,6 +44,18 @@ def test_the_verdict_wants_more_than_classic_and_no_less_than_naive() -> None:
     assert bench.verdict({"tactical": 5, "classic": 1, "naive": 6}, panel) == "<naive"
 
 
+def test_paired_counts_the_seeds_only_one_side_wins_and_tests_them_by_sign() -> None:
+    """The paired comparison (McNemar's exact test): seeds both win or both lose say nothing
+    about the difference; ten seeds one way and none the other is p = 2 / 2**10."""
+    bench = load_script("benchmarks/bench_asym.py")
+    assert bench.paired([True, True, False, False], [False, True, False, True]) == (1, 1, 1.0)
+    assert bench.paired([True] * 10, [False] * 10) == (10, 0, 2 / 2**10)
+    only_a, only_b, p = bench.paired([True] * 14 + [False] * 12, [False] * 14 + [True] * 12)
+    assert (only_a, only_b) == (14, 12) and 0.8 < p < 0.9  # 14 against 12: noise
+    assert bench.paired([False, True], [False, True]) == (0, 0, 1.0)
+    assert bench.paired_cell([True] * 10, [False] * 10) == "+10/-0 p=0.00"
+
+
 def test_the_quick_table_has_a_row_per_encounter_and_a_total() -> None:
     done = subprocess.run(
         [sys.executable, str(BENCH), "--fights", "1", "--encounters", "default,fog"],
@@ -58,3 +70,4 @@ def test_the_quick_table_has_a_row_per_encounter_and_a_total() -> None:
     rows = [line.split()[0] for line in lines[start:] if line and not line.startswith("CPU")]
     assert rows == ["default", "fog", "total"]
     assert "tactical" in lines[start - 2] and "naive" in lines[start - 2]
+    assert "paired" in lines[start - 2]  # tactical and classic both in the panel

@@ -207,7 +207,10 @@ def test_ending_the_turn_is_unchanged_for_classic(build: Any) -> None:
 WIDE = "\n".join(["................"] * 5)
 
 
-def _patience(enc: Encounter, cid: str) -> Patience:
+SHOOTERS = CONFIGS["tactical-shooters"]
+
+
+def _patience(enc: Encounter, cid: str, cfg: Any = TACTICAL) -> Patience:
     from ai.memory import SideMemory
     from ai.plan import budget
     from ai.scoring import Context
@@ -215,7 +218,7 @@ def _patience(enc: Encounter, cid: str) -> Patience:
 
     until_turn(enc, cid)
     me = enc.battle[cid]
-    ctx = Context(enc, me, weights_for(me, config=TACTICAL), SideMemory())
+    ctx = Context(enc, me, weights_for(me, config=cfg), SideMemory())
     return Patience.of(Turn.of(ctx, budget(enc.battle, me), Habits(0, None, None), False))
 
 
@@ -249,26 +252,49 @@ def test_patience_shrinks_when_my_side_outnumbers_theirs(build: Any) -> None:
     assert _patience(enc, "b").weight == TACTICAL.patience * ROLE_PATIENCE["brute"] / 2
 
 
+BOW = {**BOLT_VS_AC, "id": "longbow", "name": "Longbow", "hit": {"damage": {"dice": "3d8"}}}
+ARCHER = {**FIGHTER, "id": "archer", "name": "Archer", "powers": ["basic-melee", "longbow"]}
+
+
+def _shot_at(build: Any, heroes: list[dict[str, Any]]) -> Encounter:
+    return build(
+        WIDE,
+        [*heroes, mon("b", (1, 2), creature="brute")],
+        creatures=[FIGHTER, ARCHER, monster("brute", "brute", ["slam"])],
+        powers=[BASIC_MELEE, SLAM, BOW],
+    )
+
+
 def test_patience_shrinks_by_the_share_of_the_enemies_blows_that_are_melee(build: Any) -> None:
-    """Waiting out of a shooter's walk only lets it shoot for free: a hero whose bolt outdoes
-    its blade leaves the brute the melee share of its patience."""
+    """Waiting out of a shooter's walk only lets it shoot for free: with `read_shooters`
+    (`tactical-shooters`) a hero whose bow outdoes its blade (its danger's `melee` is
+    `SHOOTS` times its bow) leaves the brute no patience; beside a fighter, the fighter's
+    share of the two heroes' blows. `tactical` counts the archer's `melee` as melee."""
     from ai.memory import SideMemory
+    from ai.moving import SHOOTS, melee_part
     from ai.scoring import Context
 
-    bow = {**BOLT_VS_AC, "id": "longbow", "name": "Longbow", "hit": {"damage": {"dice": "3d8"}}}
-    archer = {**FIGHTER, "id": "archer", "name": "Archer", "powers": ["basic-melee", "longbow"]}
-    enc = build(
-        WIDE,
-        [pc("hero", (15, 2), creature="archer"), mon("b", (1, 2), creature="brute")],
-        creatures=[archer, monster("brute", "brute", ["slam"])],
-        powers=[BASIC_MELEE, SLAM, bow],
-    )
-    wait = _patience(enc, "b")
-    b = enc.battle
-    d = Context(enc, b["b"], weights_for(b["b"], config=TACTICAL), SideMemory()).danger(b["hero"])
-    assert d.ranged > d.melee > 0
-    share = d.melee / d.ranged
+    def danger(enc: Encounter, who: str) -> Any:
+        b = enc.battle
+        ctx = Context(enc, b["b"], weights_for(b["b"], config=TACTICAL), SideMemory())
+        return ctx.danger(b[who])
+
+    enc = _shot_at(build, [pc("hero", (15, 2), creature="archer")])
+    wait = _patience(enc, "b", SHOOTERS)
+    d = danger(enc, "hero")
+    assert d.melee == pytest.approx(SHOOTS * d.ranged) and melee_part(d) == 0.0
+    assert wait.weight == 0.0 and wait.cost((14, 2)) == 0.0
+    enc = _shot_at(build, [pc("hero", (15, 2), creature="archer")])
+    plain = TACTICAL.patience * ROLE_PATIENCE["brute"]
+    assert _patience(enc, "b").weight == pytest.approx(plain * SHOOTS)  # the bow as "melee"
+    heroes = [pc("hero", (15, 2), creature="archer"), pc("f", (15, 4), name="Fighter")]
+    enc = _shot_at(build, heroes)
+    wait = _patience(enc, "b", SHOOTERS)
+    arch, fighter = danger(enc, "hero"), danger(enc, "f")
+    assert melee_part(fighter) == fighter.melee > 0
+    share = fighter.melee / (fighter.melee + max(arch.melee, arch.ranged))
     assert wait.weight == pytest.approx(TACTICAL.patience * ROLE_PATIENCE["brute"] * share)
+    assert wait.foes == [(15, 4, fighter.speed + fighter.reach, fighter.melee)]  # no archer
 
 
 def test_surprised_enemies_that_act_after_it_strike_no_first_blow_F_TRN_5(build: Any) -> None:

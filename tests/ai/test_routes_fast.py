@@ -1,4 +1,4 @@
-"""The route searches' fast paths (issue 14: `ai.distances.routes` and its no-threat case
+"""The route searches' fast paths (issue 14: `ai.routes.routes` and its no-threat case
 stepping out of squares whose neighbours all cost 1 without looking costs up, skipping the
 budget test where every step fits, one index per square for the least provoking label)
 answer exactly what the plain searches kept here answer: the same squares in the same order,
@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.distances import MapGraph, Route, _Label, _mask_cost, graph_of, neighbours, routes
+from ai.distances import MapGraph, graph_of, neighbours
+from ai.routes import Route, _Label, _mask_cost, routes
 from engine.grid import BattleMap
 
 Square = tuple[int, int]

@@ -11,15 +11,26 @@ It prints one row per encounter: the monsters' wins out of N for each monster pl
 than `classic` ones and at least as often as `naive` ones. A total row sums the encounters,
 and the CPU seconds of the whole run close the table.
 
+With `tactical` and `classic` both in the panel, a `paired` column compares them seed by seed
+(the same seed is the same fight but for who plays the monsters): the seeds only tactical
+monsters win, the seeds only classic ones win, and the two-sided sign test's p on those
+(McNemar's exact test: whether tactical wins more often than classic beyond the noise of
+which seeds fell which way). Seeds both win or both lose say nothing about the difference,
+so this is sharper than comparing two Wilson intervals. `--discordant` prints those seeds
+(to read the fights one side won and the other lost: `skirmish sim NAME --runs 1 --seed S
+--policy monsters=... --log-dir D`).
+
 Run from the repository root:
     .venv/bin/python tests/benchmarks/bench_asym.py [--quick] [--fights N] [--jobs J]
         [--encounters default,fog,...] [--monsters tactical,classic,naive] [--party classic]
+        [--discordant]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
 import sys
 import time
@@ -48,15 +59,40 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def wins(source: str, party: str, monsters: str, fights: int, jobs: int, seed: int) -> int:
-    """The monsters' wins in `fights` fights of `source` (seed `seed` + i)."""
+def outcomes(
+    source: str, party: str, monsters: str, fights: int, jobs: int, seed: int
+) -> list[bool]:
+    """Whether the monsters won each of `fights` fights of `source` (seed `seed` + i)."""
     from ai.sim import Job, run_many
 
     work = [
         Job(source, i, seed + i, {"party": party, "monsters": monsters}, None, None)
         for i in range(fights)
     ]
-    return sum(r.winner == "monsters" for r in run_many(work, jobs))
+    return [r.winner == "monsters" for r in run_many(work, jobs)]
+
+
+def wins(source: str, party: str, monsters: str, fights: int, jobs: int, seed: int) -> int:
+    """The monsters' wins in `fights` fights of `source` (seed `seed` + i)."""
+    return sum(outcomes(source, party, monsters, fights, jobs, seed))
+
+
+def paired(a: list[bool], b: list[bool]) -> tuple[int, int, float]:
+    """(seeds only `a` won, seeds only `b` won, the two-sided exact sign test's p on them):
+    McNemar's exact test of whether `a` and `b` win equally often on the same seeds."""
+    only_a = sum(x and not y for x, y in zip(a, b, strict=True))
+    only_b = sum(y and not x for x, y in zip(a, b, strict=True))
+    n, k = only_a + only_b, min(only_a, only_b)
+    if n == 0:
+        return only_a, only_b, 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return only_a, only_b, min(1.0, 2 * tail)
+
+
+def paired_cell(a: list[bool], b: list[bool]) -> str:
+    """`+a/-b p=0.12`: the seeds only tactical won, only classic won, and the sign test's p."""
+    only_a, only_b, p = paired(a, b)
+    return f"+{only_a}/-{only_b} p={p:.2f}"
 
 
 def verdict(row: dict[str, int], panel: list[str]) -> str:
@@ -83,14 +119,32 @@ def cell(k: int, n: int) -> str:
 WIDTH = 22
 
 
-def table(rows: list[tuple[str, dict[str, int]]], panel: list[str], fights: int) -> str:
-    head = f"{'encounter':<16}" + "".join(f"{m:>{WIDTH}}" for m in panel) + "  target"
+def table(
+    rows: list[tuple[str, dict[str, int]]],
+    panel: list[str],
+    fights: int,
+    seeds: dict[str, dict[str, list[bool]]] | None = None,
+) -> str:
+    """The table; `seeds` (encounter -> monster player -> outcome per seed) adds the
+    `paired` column when it has both tactical's and classic's."""
+    pair = seeds is not None and {"tactical", "classic"} <= set(panel)
+    head = f"{'encounter':<16}" + "".join(f"{m:>{WIDTH}}" for m in panel)
+    head += f"{'paired':>{WIDTH}}" if pair else ""
+    head += "  target"
     lines = [head, "-" * len(head)]
+    every: dict[str, list[bool]] = {m: [] for m in panel}
     for name, row in rows:
         cells = "".join(f"{cell(row[m], fights):>{WIDTH}}" for m in panel)
+        if pair and seeds is not None:
+            got = seeds[name]
+            cells += f"{paired_cell(got['tactical'], got['classic']):>{WIDTH}}"
+            for m in panel:
+                every[m] += got[m]
         lines.append(f"{name:<16}{cells}  {verdict(row, panel)}")
     n = fights * len(rows)
     total = "".join(f"{cell(sum(row[m] for _, row in rows), n):>{WIDTH}}" for m in panel)
+    if pair:
+        total += f"{paired_cell(every['tactical'], every['classic']):>{WIDTH}}"
     lines.append(f"{'total':<16}{total}")
     return "\n".join(lines)
 
@@ -105,21 +159,35 @@ def main() -> int:
     ap.add_argument("--monsters", default=",".join(MONSTERS), help="the monster players")
     ap.add_argument("--party", default=PARTY, help="the party's player (classic)")
     ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    ap.add_argument(
+        "--discordant",
+        action="store_true",
+        help="print the seeds only tactical or only classic monsters win",
+    )
     args = ap.parse_args()
     fights = args.fights or (QUICK_FIGHTS if args.quick else 200)
     names = args.encounters.split(",") if args.encounters else encounters()
     panel = args.monsters.split(",")
     t0, wall = _cpu(), time.perf_counter()
     rows: list[tuple[str, dict[str, int]]] = []
+    seeds: dict[str, dict[str, list[bool]]] = {}
     for name in names:
-        row = {m: wins(name, args.party, m, fights, args.jobs, args.seed) for m in panel}
+        got = {m: outcomes(name, args.party, m, fights, args.jobs, args.seed) for m in panel}
+        seeds[name] = got
+        row = {m: sum(v) for m, v in got.items()}
         rows.append((name, row))
         print(f"{name}: {row}", file=sys.stderr, flush=True)
     print(
         f"asymmetric: the party played by {args.party}, monsters' wins over seeds "
         f"{args.seed}..{args.seed + fights - 1} (95% Wilson interval)"
     )
-    print(table(rows, panel, fights))
+    print(table(rows, panel, fights, seeds))
+    if args.discordant and {"tactical", "classic"} <= set(panel):
+        for name, got in seeds.items():
+            pairs = list(zip(got["tactical"], got["classic"], strict=True))
+            tac = [args.seed + i for i, (x, y) in enumerate(pairs) if x and not y]
+            cls = [args.seed + i for i, (x, y) in enumerate(pairs) if y and not x]
+            print(f"{name}: only tactical wins seeds {tac}; only classic wins seeds {cls}")
     print(f"CPU {_cpu() - t0:.1f}s, wall {time.perf_counter() - wall:.1f}s, jobs {args.jobs}")
     if args.json:
         print(json.dumps(dict(rows)))

@@ -60,24 +60,29 @@ def percentile(values: list[float], q: float) -> float:
 # --- the child: measures one tree ---------------------------------------------------------
 def _create(loaded: Any, seed: int, policy: str) -> tuple[Any, dict[str, Any]]:
     """A fight of `loaded` with every side played by a fresh `policy` (its questions answered
-    by the side's policy), not yet started: (the encounter, the policies by side)."""
+    by the side's policy), not yet started: (the encounter, the policies by side). The router
+    holds the encounter weakly and the caller empties `policies` after the fight, so a fight
+    is freed at once as `ai.sim.play` frees it, not by the collector."""
+    import weakref
+
     from ai.sim import make_policy
     from engine.encounter import Encounter
 
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     policies = {s: make_policy(policy) for s in sides}
-    holder: list[Encounter] = []
+    holder: list[weakref.ref[Encounter]] = []
 
     class Router:
         def answer(self, q: Any) -> Any:
-            enc = holder[0]
+            enc = holder[0]()
+            assert enc is not None
             return policies[enc.battle[q.who].side].answer(enc, q)
 
     router = Router()
     enc = Encounter.create(
         loaded, seed=seed, deciders=lambda _cid: router, control={s: "ai" for s in sides}
     )
-    holder.append(enc)
+    holder.append(weakref.ref(enc))
     return enc, policies
 
 
@@ -132,15 +137,12 @@ def _fight(path: str, seed: int, max_rounds: int, naive: bool = False) -> dict[s
         else:
             if not enc.over and enc.current is c:
                 enc.apply(EndTurn())
+    turns, winner = enc.battle.turn_counter, enc.battle.winner
+    policies.clear()  # (the policies' memos refer to the fight: see `_create`)
+    del enc  # freed here, inside the time measured
     cpu = time.process_time() - c0
     monsters = [ms for (_, side), ms in side_cpu.items() if side == "monsters"]
-    return {
-        "cpu": cpu,
-        "decisions": decisions,
-        "side": monsters,
-        "turns": enc.battle.turn_counter,
-        "winner": enc.battle.winner,
-    }
+    return {"cpu": cpu, "decisions": decisions, "side": monsters, "turns": turns, "winner": winner}
 
 
 def _allow_big_maps() -> None:
@@ -235,7 +237,10 @@ def _brawl_fight(loaded: Any, seed: int) -> tuple[int, float]:
         else:
             if not enc.over and enc.current is c:
                 enc.apply(EndTurn())
-    return enc.battle.turn_counter, time.process_time() - c0
+    turns = enc.battle.turn_counter
+    policies.clear()  # (see `_create`)
+    del enc  # freed here, inside the time measured
+    return turns, time.process_time() - c0
 
 
 def _brawl(out: dict[str, Any], maps: dict[str, str], quick: bool) -> None:

@@ -19,7 +19,7 @@ from engine.encounter import Encounter
 from engine.full_round import full_attack_previews
 from tests.support.helpers import NAIVE
 
-CACHES = {"memo", "_cond_cache", "_occupancy"}
+CACHES = {"memo", "_cond_cache", "_occupancy", "_occupancy_plain"}
 """Battle attributes that only memoize pure functions of the state: allowed to fill (and
 so are a combatant's `*memo` fields)."""
 OBJECTS = {"map", "ruleset", "dice", "_decider_for", "combatants", "effects", "log"}

@@ -157,7 +157,7 @@ def plain_budget(b: Battle, c: Combatant, mode: str) -> int:
 
 # --- random changes to a state ---------------------------------------------------------------
 CHANGE = st.tuples(
-    st.sampled_from(["effect", "end", "damage", "move", "remove", "add"]),
+    st.sampled_from(["effect", "end", "damage", "move", "remove", "add", "touch"]),
     st.integers(0, 40),  # whose (an index into the creatures)
     st.sampled_from(sorted(CONDITION_NAMES)),
     st.integers(0, 400),  # where to (an index into the free squares), or how much
@@ -176,6 +176,8 @@ def change(enc: Encounter, what: str, who: int, condition: str, n: int) -> None:
         mine = [e for e in b.effects.values() if e.target == c.id]
         if mine:
             end(b, mine[n % len(mine)], "ended")
+    elif what == "touch":  # what a triggered power does after it resolves: nobody moved
+        b.moved()
     elif what == "move" and c.alive:
         taken = {sq for o in b.living() if o.id != c.id for sq in b.squares(o)}
         free = [
@@ -214,10 +216,13 @@ def agree(enc: Encounter) -> None:
     b = enc.battle
     for kind in TRIGGER_KINDS:
         assert any_for(b, kind) == bool(plain_entries(b, kind, None)), kind
-    # the occupancy rebuilt from the entries still true of the last one, against a fresh one
-    assert b.occupancy() == Occupancy.of(
-        [Occupant(c.id, c.side, c.pos, c.size) for c in b.living()]
-    )
+    # the occupancy rebuilt from the entries still true of the last one (or the last one
+    # itself, when all are), against a fresh one: the same squares, the same order
+    fresh = Occupancy.of([Occupant(c.id, c.side, c.pos, c.size) for c in b.living()])
+    occ = b.occupancy()
+    assert occ == fresh
+    assert list(occ.by_id.items()) == list(fresh.by_id.items())
+    assert list(occ.by_square.items()) == list(fresh.by_square.items())
     for c in list(b.combatants.values()):
         assert c.basic_melee() is next((p for p in c.powers if p.basic and p.kind == "melee"), None)
         assert c.reach == plain_reach(c), c.id

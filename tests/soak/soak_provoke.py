@@ -48,9 +48,9 @@ if str(ROOT) not in sys.path:
 
 from ai import planner as planner_mod  # noqa: E402
 from ai.candidates import attack_options  # noqa: E402
-from ai.distances import Route, routes  # noqa: E402
 from ai.moving import CAP, approach_terms  # noqa: E402
 from ai.plan import Option  # noqa: E402
+from ai.routes import Route, routes  # noqa: E402
 from ai.sim import _loaded, play  # noqa: E402
 from ai.squares import act_provokes  # noqa: E402
 from ai.turn import Turn  # noqa: E402

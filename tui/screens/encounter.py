@@ -12,6 +12,7 @@ The fight is autosaved by the controller; this screen shows how many records are
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -246,7 +247,7 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
             if not self.controller.player_turn_view(news.view) and not self.controller.step_mode:
                 self.hint = "the AI plays (c on a creature takes it over)"
             if not self.controller.shown.is_set():
-                self.call_after_refresh(self.controller.shown.set)
+                self.call_after_refresh(self._first_frame_drawn)
         elif isinstance(news, Ask):
             self._show_view(news.view)
             self.hint = "Waiting for your answer"
@@ -277,6 +278,15 @@ class EncounterScreen(GmCommands, FullRoundCommands, FightCommands, Screen[None]
                 self.hint = "Your turn (? for help)"
             self._refused = False
         self._refresh_mode()
+
+    def _first_frame_drawn(self) -> None:
+        """The fight's first frame is drawn: the AI may play now, and the collector (off while
+        `skirmish play` starts up, `tui.launch`) may run again in a moment: its first pass
+        holds the interpreter for ~50 ms, and the terminal writer thread must write the frame
+        out first."""
+        self.controller.shown.set()
+        if not gc.isenabled():
+            self.set_timer(0.3, gc.enable)
 
     def _pause_shown(self, news: Paused | None, log: LogPane) -> None:
         """The fight paused on its save (`news`), or goes on (None): say so, once."""
