@@ -378,35 +378,40 @@ def setup(
 
     From where the attacker stands (every roll), the setup is kept per battle for each
     (attacker, target, power, weapon), keyed by everything the three parts and `compose`
-    read but the flank partners: both creatures' conditions as `Battle` reads them, the
-    versions of the effects on them, the attacker's hit point state, their creature objects,
-    the squares of both and of the source, the action's modifiers, `all_targets`, `extra`
-    and, for a ranged attack (whose cover counts the other enemies), the occupancy. Whether
-    a partner flanks is asked anew each time it could matter (adjacent, flankable): who
-    stands where to flank is kept with the occupancy index it was found in, and whether
+    read but the flank partners: both creatures' conditions (keyed by what `Battle` works
+    them out from, `condition_inputs`: the versions of the effects on them, their hit point
+    states, whether they have acted, surprise, their creature objects), where both stand and
+    their sizes, a close or area attack's origin, the action's modifiers, `all_targets`,
+    `extra` and, for a ranged attack (whose cover counts the other enemies), the occupancy.
+    Whether a partner flanks is asked anew each time it could matter (adjacent, flankable):
+    who stands where to flank is kept with the occupancy index it was found in, and whether
     they are standing and free to react is asked each time (`engine.flanking.flank_watch`)."""
     if at is not None:
         return _setup(battle, attacker, target, power, weapon, origin, all_targets, at, extra)
-    conds = battle._conditions
     versions = battle.effects.target_version
     aid, tid = attacker.id, target.id
-    a_sq = battle.squares(attacker)
-    src_sq = origin if origin is not None and power.kind in ("close", "area") else a_sq
-    check = (
-        conds(attacker)[0],
+    kind = power.kind
+    check = (  # `condition_inputs` of both, inlined (on every roll)
         versions.get(aid, 0),
         attacker.state,
+        attacker.acted,
+        attacker.surprised,
         attacker.creature,
-        conds(target)[0],
         versions.get(tid, 0),
+        target.state,
+        target.acted,
+        target.surprised,
         target.creature,
-        a_sq,
-        battle.squares(target),
-        src_sq,
+        battle.surprise_round,
+        attacker.pos,
+        attacker.size,
+        target.pos,
+        target.size,
+        origin if kind == "close" or kind == "area" else None,
         battle.action_modifiers.get(aid, ()),
         all_targets,
         extra,
-        battle.occupancy() if power.kind == "ranged" else None,
+        battle.occupancy() if kind == "ranged" else None,
     )
     key = ("setup", aid, tid, id(power), id(weapon))
     kept = battle.memo.get(key)
@@ -437,6 +442,21 @@ def setup(
         parts = (ap, tp, sp._replace(combat_advantage=flank, flanking=flank))
         found = by_flank[flank] = compose(battle, attacker, target, parts, all_targets, extra)
     return found
+
+
+def condition_inputs(battle: Battle, c: Combatant) -> tuple[object, ...]:
+    """Everything `Battle._conditions(c)` is worked out from (the version of the effects on
+    `c`, its hit point state, whether it has acted, surprise, its creature object: the
+    ruleset's flat-footed reads them), for a memo key: equal inputs, equal conditions and
+    flags, without asking for them (tests/engine/test_attack_fast.py)."""
+    return (
+        battle.effects.target_version.get(c.id, 0),
+        c.state,
+        c.acted,
+        c.surprised,
+        battle.surprise_round,
+        c.creature,
+    )
 
 
 def _setup(

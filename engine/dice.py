@@ -397,12 +397,14 @@ class RecordingDice:
     what is needed (`Battle.d20`'s hint): a person is about to roll."""
 
     __slots__ = (
+        "_bits",
         "_inner",
         "_reports",
         "explains",
         "faces",
         "log",
         "pending",
+        "quiet",
         "typed",
         "typed_taken",
     )
@@ -411,6 +413,12 @@ class RecordingDice:
         self._inner = inner
         self._reports = bool(getattr(inner, "reports_typed", False))
         self.explains = bool(getattr(inner, "explains", False))
+        self.quiet = type(inner) is SeededDice
+        """Nobody reads a roll's purpose (the seeded source draws without it): the hot paths
+        (`engine.powers`) leave it unwritten. Scripted dice name it when they run out, a
+        person reads it."""
+        self._bits = inner._getrandbits if type(inner) is SeededDice else None
+        """The seeded source's bit draw: its `roll` is done here, one frame fewer a die."""
         self.faces: list[int] = []
         self.log: list[tuple[int, int]] = []
         self.typed: list[int] = []
@@ -418,7 +426,15 @@ class RecordingDice:
         self.pending: list[bool] = []
 
     def roll(self, sides: int, purpose: str = "", who: str | None = None) -> int:
-        face = self._inner.roll(sides, purpose, who)
+        bits = self._bits
+        if bits is not None and sides >= 1:  # `SeededDice.roll`, inlined: the same draws
+            k = sides.bit_length()
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            face = r + 1
+        else:
+            face = self._inner.roll(sides, purpose, who)
         self.faces.append(face)
         self.log.append((sides, face))
         if self._reports:

@@ -376,12 +376,25 @@ ROLL_EVENTS = frozenset(
 # --- construction -------------------------------------------------------------------------
 # A frozen dataclass's generated __init__ sets each field through `object.__setattr__`, which
 # looks the name up anew for every field; an attack builds several events, so each class below
-# gets an __init__ that sets its slots through their descriptors directly. Same signature, same
-# defaults, still frozen (assignment after construction raises as before);
-# tests/engine/test_events_init.py compares each with the generated one, kept in DATACLASS_INIT.
+# gets a quick __init__. Same signature, same defaults, the same frozen class afterwards
+# (assignment after construction raises as before); tests/engine/test_events_init.py compares
+# each with the generated one, kept in DATACLASS_INIT.
+#
+# How: a class with few fields sets its slots through their descriptors (`_set0(self, v)`).
+# One with more (an `Attack` has 17) is briefly its "builder" while __init__ runs: a subclass
+# that adds no slots and keeps object's plain `__setattr__`, so `self.x = v` is the
+# interpreter's own slot store (several times cheaper than a descriptor call); its last line
+# makes the object the frozen class again. The builder never escapes __init__. A subclass of
+# a quick class (which might add slots) takes the descriptor way.
 DATACLASS_INIT: dict[type, Any] = {}
 """Each class's __init__ as `dataclass` generated it."""
 
+BUILDER_FIELDS = 3
+"""From this many fields on, a class is built through its builder (measured with valgrind:
+a `Logged` and an `ActionSpent` together about 7,500 instructions this way, 8,500 the other;
+below three fields the two class swaps cost about what the descriptor calls save)."""
+
+_set_class = object.__dict__["__class__"].__set__
 
 T = TypeVar("T", bound=type)
 
@@ -391,6 +404,22 @@ def quick_constructor(cls: T) -> T:
     described above, for a frozen dataclass built on every action."""
     _quick_init(cls)
     return cls
+
+
+def _builder(cls: type) -> type:
+    """`cls` with object's own attribute setting: the same slots, so an object may be made
+    one while its fields are set and then `cls` again."""
+    return type(
+        f"{cls.__name__}Builder",
+        (cls,),
+        {
+            "__slots__": (),
+            "__setattr__": object.__setattr__,
+            "__delattr__": object.__delattr__,
+            "__module__": cls.__module__,
+            "_builder_of": cls,
+        },
+    )
 
 
 def _quick_init(cls: type) -> None:
@@ -412,7 +441,17 @@ def _quick_init(cls: type) -> None:
             ns[f"_default{i}"] = f.default
             params.append(f"{f.name}=_default{i}")
         names.append(f.name)
-    body = "".join(f"\n    _set{i}(self, {n})" for i, n in enumerate(names)) or "\n    pass"
+    slow = "".join(f"\n    _set{i}(self, {n})" for i, n in enumerate(names)) or "\n    pass"
+    if len(names) >= BUILDER_FIELDS:
+        ns.update(_cls=cls, _build=_builder(cls), _set_class=_set_class)
+        fast = "".join(f"\n        self.{n} = {n}" for n in names)
+        body = (
+            "\n    if type(self) is _cls:\n        _set_class(self, _build)"
+            f"{fast}\n        self.__class__ = _cls\n        return"
+            f"{slow}"
+        )
+    else:
+        body = slow
     exec(f"def __init__(self, {', '.join(params)}) -> None:{body}", ns)
     quick = ns["__init__"]
     quick.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -424,8 +463,10 @@ def _quick_all() -> None:
     todo: list[type] = [Mod, CritExtra, Logged, Event]
     while todo:
         cls = todo.pop()
-        todo.extend(cls.__subclasses__())
-        if cls is not Event:
+        subs: list[type] = cls.__subclasses__()
+        todo.extend(k for k in subs if "_builder_of" not in k.__dict__)
+        # (a class `dataclass(slots=True)` replaced may linger among the subclasses: no slots)
+        if cls is not Event and "__slots__" in cls.__dict__:
             _quick_init(cls)
 
 

@@ -8,6 +8,8 @@ balances (`hp_after == hp_before - amount`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.battle import Battle
 from engine.events import Damage, Heal, Mod, StateChange, TempHp
 from engine.immunity import immune_to_damage
@@ -21,7 +23,7 @@ def adjust(
     rolled: int,
     types: tuple[str, ...],
     *,
-    halve: list[str],
+    halve: Sequence[str],
     minimum: int = 0,
     reduction: int = 0,
 ) -> list[Mod]:
@@ -82,6 +84,7 @@ def deal_damage(
             target.temp_hp += m.value  # X-HP-3: what the temporary hit points soaked
     amount = max(0, amount)
     before = target.hp
+    holds = battle.ruleset.state_holds_above(target)
     target.hp = before - amount
     target.damage_taken += amount
     if source is not None and source.side != target.side:
@@ -104,7 +107,8 @@ def deal_damage(
             target.temp_hp,
         )
     )
-    update_state(battle, target, source, hurt=amount > 0)
+    if holds is None or target.hp <= holds:  # else the state is as it was (X-HP-1)
+        update_state(battle, target, source, hurt=amount > 0)
     if amount > 0 and target.standing and any_for(battle, "damaged"):
         fire(battle, "damaged", interrupt=False, subject=target, by=source)
     return amount

@@ -8,10 +8,11 @@ answered by `targets_for`, which the UI and the AI call to show and choose legal
 from __future__ import annotations
 
 from engine.actions import Impossible, UsePower
-from engine.attacks import can_see, damage_expr, setup
+from engine.attacks import can_see, setup
 from engine.battle import GRANTS_CA_TO_SOURCE, Battle
-from engine.content.schema import TRIGGERED_ACTIONS, DamageSpec, EffectSpec, Outcome, Power, Weapon
-from engine.dice import DiceExpr, Roll
+from engine.content.schema import TRIGGERED_ACTIONS, EffectSpec, Outcome, Power, Weapon
+from engine.damage import Shared, deal_power_damage
+from engine.dice import DiceExpr
 from engine.effects import add_effect, saving_throw
 from engine.events import Attack, Check, Immune, Note
 from engine.forced import forced_move, shift_self
@@ -24,8 +25,8 @@ from engine.grid import (
     distance,
     line_of_effect,
 )
-from engine.hints import attack_hint, damage_hint, damage_moot, halve_notes, resist_notes
-from engine.hp import adjust, deal_damage, gain_temp_hp, spend_surge
+from engine.hints import attack_hint
+from engine.hp import gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
 from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
@@ -158,45 +159,43 @@ def targets_for(battle: Battle, c: Combatant, power: Power) -> list[str]:
     return out
 
 
-class _Shared:
-    """Damage is rolled once per power use and applied to every target it hits. (A plain
-    class with slots: one is made for every attack.)"""
-
-    __slots__ = ("crit_extra", "roll", "targets")
-
-    def __init__(self, targets: int = 1) -> None:
-        self.roll: Roll | None = None
-        self.crit_extra: Roll | None = None
-        self.targets = targets
-        """How many creatures the one damage roll may reach (a roll that could matter to a
-        second target is never moot: `engine.hints.damage_moot`)."""
-
-
 def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
     """The creatures this use of `power` affects; raises Impossible with the reason."""
-    if power.kind == "personal" or power.target == "self":
+    kind = power.kind
+    if kind == "personal" or power.target == "self":
         return [c.id]
-    if power.kind in ("close", "area"):
+    if kind == "close" or kind == "area":
         return _area_targets(battle, c, power, act)
-    if not act.targets:
+    named = act.targets
+    n = len(named)
+    if n == 1 and not act.squares:  # one named creature (every basic attack)
+        t = battle.combatants.get(named[0])
+        if t is not None:
+            # `_good_key`, inlined: a target found legal and nothing since changed
+            check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side)
+            key = ("target-ok", c.id, t.id, id(power))
+            if t.alive and battle.memo.get(key) == check:
+                return [t.id]
+    if not n:
         raise Impossible(f"{power.name} needs a target", Refusal.NEEDS_TARGET)
-    if len(act.targets) > power.targets:
+    if n > power.targets:
         raise Impossible(
             f"{power.name} takes at most {power.targets} target(s)", Refusal.TOO_MANY_TARGETS
         )
-    if len(act.targets) > 1 and len(set(act.targets)) != len(act.targets):
+    if n > 1 and len(set(named)) != n:
         raise Impossible("the same target twice", Refusal.BAD_TARGET)
     # the checks of `targets_for`, for the named targets only (this runs on every attack)
-    if len(act.targets) != 1 or not _known_good(battle, c, power, act.targets[0]):
-        rng = power_range(c, power)
-        mine = battle.squares(c)
-        for tid in act.targets:
-            _check_target(battle, c, power, tid, rng, mine)
-        if len(act.targets) == 1:
-            _keep_good(battle, c, power, act.targets[0])
-    if act.squares and len(act.squares) != len(act.targets):
+    rng = power_range(c, power)
+    mine = battle.squares(c)
+    for tid in named:
+        _check_target(battle, c, power, tid, rng, mine)
+    if n == 1:
+        found = _good_key(battle, c, power, named[0])
+        if found is not None:
+            battle.memo[found[0]] = found[1]
+    if act.squares and len(act.squares) != n:
         raise Impossible("give one square per target, or none", Refusal.BAD_TARGET)
-    return list(act.targets)
+    return list(named)
 
 
 def _area_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -> list[str]:
@@ -227,29 +226,15 @@ def _good_key(
     battle: Battle, c: Combatant, power: Power, tid: str
 ) -> tuple[tuple[str, str, str, int], tuple[object, ...]] | None:
     """The memo key of one target found legal for `power`, and everything `_check_target`
-    read: both creatures (their squares, sides, whether the target lives), the power, and
-    the attacker's creature (its weapon and reach give the range). The map never changes."""
+    read but whether the target lives (asked each time): both creatures (their squares,
+    sides), the power, and the attacker's creature (its weapon and reach give the range).
+    The map never changes. `resolve_targets` asks it inlined; nothing is kept for a single
+    target named with a square (`act.squares`), which is checked in full."""
     t = battle.combatants.get(tid)
     if t is None:
         return None
-    check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side, t.alive)
+    check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side)
     return ("target-ok", c.id, tid, id(power)), check
-
-
-def _known_good(battle: Battle, c: Combatant, power: Power, tid: str) -> bool:
-    """`tid` was found a legal target of `power` and nothing `_check_target` read has changed
-    (an attack's legality is checked on every attack; tests/engine/test_attack_fast.py)."""
-    found = _good_key(battle, c, power, tid)
-    if found is None:
-        return False
-    kept = battle.memo.get(found[0])
-    return kept is not None and kept == found[1]
-
-
-def _keep_good(battle: Battle, c: Combatant, power: Power, tid: str) -> None:
-    found = _good_key(battle, c, power, tid)
-    if found is not None:
-        battle.memo[found[0]] = found[1]
 
 
 def _check_target(
@@ -282,7 +267,7 @@ def resolve(
 ) -> None:
     """Roll and apply `power` against `targets` (the action is already paid for)."""
     weapon = c.weapon_for(power)
-    shared = _Shared(targets=len(targets))
+    shared = Shared(targets=len(targets))
     origin: tuple[Square, ...] | None = None
     if power.kind == "area" and act.origin is not None:
         origin = (act.origin,)
@@ -298,6 +283,7 @@ def resolve(
     outcomes: set[str] = set()
     all_targets = tuple(targets)
     squares = act.squares
+    reacts = any_for(battle, "hit", "missed")  # (who has powers changes with the roster only)
     for i, tid in enumerate(targets):
         target = battle.combatants[tid]
         if not target.alive or not c.standing:
@@ -313,6 +299,7 @@ def resolve(
             all_targets,
             opportunity=opportunity,
             aimed=aimed,
+            reacts=reacts,
         )
         if outcome == "void":  # an interrupt dropped the attacker (engine.triggers)
             continue
@@ -322,15 +309,16 @@ def resolve(
             apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
         if power.effect is not None:
             apply_outcome(battle, c, target, power, power.effect, weapon, shared, "effect")
-        if any_for(battle, "hit", "missed") and target.alive:  # reactions come after it
+        if reacts and target.alive:  # reactions come after it
             on = "missed" if outcome == "miss" else "hit"
             fire(battle, on, interrupt=False, subject=target, by=c, melee=power.kind == "melee")
     # "Hit: you gain ..." needs a hit, "Miss: you ..." a miss; once however many targets
-    if "hit" in outcomes:
+    if "hit" in outcomes and power.hit is not None:
         _self_effects(battle, c, power, power.hit)
-    if "miss" in outcomes:
+    if "miss" in outcomes and power.miss is not None:
         _self_effects(battle, c, power, power.miss)
-    _self_effects(battle, c, power, power.effect)
+    if power.effect is not None:
+        _self_effects(battle, c, power, power.effect)
 
 
 def attack_roll(
@@ -344,26 +332,38 @@ def attack_roll(
     *,
     opportunity: bool = False,
     aimed: Square | None = None,
+    reacts: bool | None = None,
 ) -> str:
+    """Roll `power`'s attack on `target` and log it: the outcome ("void": an interrupt
+    dropped the attacker). `reacts`: whether anyone has a power triggered by a hit or a miss
+    (`any_for`), when the caller has asked."""
     assert power.attack is not None
+    if reacts is None:
+        reacts = any_for(battle, "hit", "missed")
     s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
     vs = power.attack.vs
-    natural = battle.d20(
-        f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
-        c.id,
-        lambda: attack_hint(battle.ruleset, s, vs),
-    )
+    dice = battle.dice
+    if dice.quiet:  # nobody reads the purpose: the same draw, without writing it
+        natural = dice.roll(20, "", c.id)
+    else:
+        natural = battle.d20(
+            f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
+            c.id,
+            lambda: attack_hint(battle.ruleset, s, vs),
+        )
     total = natural + s.bonus
     wrong = aimed is not None and aimed not in battle.squares(target)
     confirm = None
     if wrong:  # F-MOD-12: an automatic miss, and the attacker learns nothing more
         outcome = "miss"
     else:
-        outcome = battle.ruleset.outcome(natural, total, s.defense, s.crit_low)
+        rs = battle.ruleset
+        outcome = rs.outcome(natural, total, s.defense, s.crit_low)
         if outcome == "hit" and s.coup_de_grace and total >= s.defense:
             outcome = "crit"  # F-ATK-8
-        outcome, confirm = battle.ruleset.confirm_threat(battle, c, natural, outcome, s)  # D-8
-        if any_for(battle, "hit", "missed"):
+        if rs.confirms_threats:  # d20srd D-8
+            outcome, confirm = rs.confirm_threat(battle, c, natural, outcome, s)
+        if reacts:
             outcome, wrong = _interrupted(battle, c, target, power, outcome)
             if outcome == "void":
                 return outcome
@@ -420,13 +420,13 @@ def apply_outcome(
     power: Power,
     spec: Outcome | None,
     weapon: Weapon | None,
-    shared: _Shared,
+    shared: Shared,
     outcome: str,
 ) -> None:
     if spec is None or not target.alive:
         return
     if spec.damage is not None or (spec.half_damage and power.hit and power.hit.damage):
-        _damage(battle, c, target, power, spec, weapon, shared, outcome)
+        deal_power_damage(battle, c, target, power, spec, weapon, shared, outcome)
     if spec.heal is not None:
         _heal(battle, c, target, spec)
     blocked = bool(spec.effects or spec.forced) and _immune(battle, c, target, power)
@@ -463,112 +463,6 @@ def _self_effects(battle: Battle, c: Combatant, power: Power, spec: Outcome | No
     for eff in spec.effects:
         if eff.to == "self":
             add_effect(battle, eff, c, c, power.name)
-
-
-def _damage(
-    battle: Battle,
-    c: Combatant,
-    target: Combatant,
-    power: Power,
-    spec: Outcome,
-    weapon: Weapon | None,
-    shared: _Shared,
-    outcome: str,
-) -> None:
-    dspec = spec.damage
-    if dspec is None:  # half damage on a miss uses the hit's damage (F-DMG-10)
-        assert power.hit is not None and power.hit.damage is not None
-        dspec = power.hit.damage
-    if outcome == "miss" and target.creature.minion:
-        return  # minions never take damage from a miss
-    expr, text = _expression(battle, c, dspec, weapon)
-    crit = outcome == "crit"
-    purpose = f"{c.name}: {power.name} damage ({text})"
-    crit_extra = None
-    rolls: tuple[int, ...]
-    own = battle.ruleset.damage_roll(battle, c, target, power, dspec, weapon, outcome)
-    if own is not None:  # d20srd: critical multipliers, sneak attack (D-9, D-10)
-        text, rolls, rolled_total, crit_extra = own
-    elif crit and battle.ruleset.maximize_crit_damage:  # F-ATK-7
-        rolled_total, rolls = expr.max(), ()
-        if weapon is not None and weapon.crit_dice:
-            if shared.crit_extra is None:
-                extra = DiceExpr.parse(weapon.crit_dice)
-                shared.crit_extra = battle.roll(extra, f"{c.name}: extra critical damage", c.id)
-            ce = shared.crit_extra
-            crit_extra = {"dice": str(ce.expr), "rolls": list(ce.faces), "value": ce.total}
-            rolled_total += ce.total
-    halve: list[str] = []
-    if outcome == "miss" and spec.half_damage:
-        halve.append("half_on_miss")
-    conditions = battle._conditions
-    if outcome != "effect" and "weakened" in conditions(c)[0]:
-        halve.append("weakened")
-    if "insubstantial" in conditions(target)[0]:
-        halve.append("insubstantial")
-    minimum = battle.ruleset.minimum_damage_on_hit if outcome in ("hit", "crit") else 0
-    types = tuple(dspec.types)
-    dr = battle.ruleset.damage_reduction(target, types)  # d20srd D-11
-    if own is None and not (crit and battle.ruleset.maximize_crit_damage):
-        if shared.roll is None:
-            roller: str | None = c.id
-            if battle.dice.explains and shared.targets == 1:  # a person would roll it
-                floor = adjust(
-                    battle, target, expr.min(), types, halve=halve, minimum=minimum, reduction=dr
-                )
-                if damage_moot(battle, target, expr.min() + sum(m.value for m in floor)):
-                    roller = None  # no face changes the outcome: the app rolls it (item 21)
-            shared.roll = battle.roll(
-                expr, purpose, roller, hint=lambda: damage_hint(expr, _notes(halve, target, types))
-            )
-        rolled_total, rolls = shared.roll.total, shared.roll.faces
-    mods = adjust(battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr)
-    cause = _CAUSE.get(outcome, "effect")
-    deal_damage(
-        battle,
-        target,
-        source=c,
-        power=power.id,
-        cause=cause,
-        dice=text,
-        rolls=tuple(rolls),
-        rolled=rolled_total,
-        types=types,
-        adjustments=mods,
-        crit_extra=crit_extra,
-    )
-
-
-_CAUSE = {"hit": "hit", "crit": "crit", "miss": "miss"}
-
-
-def _notes(halve: list[str], target: Combatant, types: tuple[str, ...]) -> list[str]:
-    """What the adjustments will do, for a person rolling the damage (only then worked out)."""
-    return [*halve_notes(halve), *resist_notes(target, types)]
-
-
-def _expression(
-    battle: Battle, c: Combatant, dspec: DamageSpec, weapon: Weapon | None
-) -> tuple[DiceExpr, str]:
-    """`damage_expr` and its text, memoized per battle: on every hit, and a pure function of
-    frozen content (the spec, the weapon, the attacker's abilities) and the attacker's damage
-    modifier from effects, which the version of the effects on the attacker stands for in
-    the key (tests/engine/test_attack_parts.py compares it with `damage_expr`)."""
-    version = battle.effects.target_version.get(c.id, 0)
-    key = ("damage", id(dspec), id(weapon), c.id)
-    hit = battle.memo.get(key)
-    if (
-        hit is not None
-        and hit[0] == version
-        and hit[1] is dspec
-        and hit[2] is weapon
-        and hit[3] is c.creature
-    ):
-        return hit[4], hit[5]
-    expr = damage_expr(battle, c, dspec, weapon)
-    text = str(expr)
-    battle.memo[key] = (version, dspec, weapon, c.creature, expr, text)
-    return expr, text
 
 
 def _heal(battle: Battle, c: Combatant, target: Combatant, spec: Outcome) -> None:

@@ -14,34 +14,46 @@ from engine.refusals import Refusal
 from engine.state import ActiveEffect
 
 if TYPE_CHECKING:
+    from engine.content.schema import Power
     from engine.encounter import Encounter
     from engine.state import Combatant
+
+
+_SPENT = frozenset({"standard", "move", "minor"})
+"""The action kinds a turn counts (F-TRN-1)."""
+_PLAIN = _SPENT | {"free"}
+"""An at-will power of these kinds is never spent nor out of turn: `usable_refusal` has no
+reason to refuse it (tests/engine/test_attack_fast.py)."""
 
 
 @register
 class UsePowerHandler(Handler[UsePower]):
     action = UsePower
 
-    def check(self, enc: Encounter, c: Combatant, act: UsePower) -> list[str]:
+    def check(self, enc: Encounter, c: Combatant, act: UsePower) -> tuple[Power, list[str]]:
+        """The plan: the power and the creatures it affects."""
         b = enc.battle
         p = power_of(c, act.power)
-        refusal = usable_refusal(b, c, p)
-        if refusal is not None:
-            raise refusal
-        if p.action in ("standard", "move", "minor"):
+        if p.usage != "at-will" or p.action not in _PLAIN:  # (X-PWR-1: never refused)
+            refusal = usable_refusal(b, c, p)
+            if refusal is not None:
+                raise refusal
+        if p.action in _SPENT:
             spend_check(enc, p.action, p.name, c)
-        return resolve_targets(b, c, p, act)
+        return p, resolve_targets(b, c, p, act)
 
-    def perform(self, enc: Encounter, c: Combatant, act: UsePower, plan: list[str]) -> None:
+    def perform(
+        self, enc: Encounter, c: Combatant, act: UsePower, plan: tuple[Power, list[str]]
+    ) -> None:
         b = enc.battle
-        p = power_of(c, act.power)
+        p, targets = plan
         spend(enc, c, p.action if p.action != "immediate" else "standard", p.id)
         if p.usage != "at-will":
             c.used_powers.add(p.id)
         if provoking_kind(p):
             provoke_for_act(b, c)
         if c.standing:
-            resolve(b, c, p, act, plan)
+            resolve(b, c, p, act, targets)
 
     def describe(self, act: UsePower, who: str, names: Naming) -> str:
         text = f"{who}: {names.power(act.power)}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.content.schema import Creature, DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
@@ -80,6 +80,21 @@ class Ruleset(ABC):
     situational: bool = False
     """`situational_modifiers` may add something (4srd range penalties): the AI then asks
     for each square it weighs instead of once per target."""
+    rolls_damage: ClassVar[bool] = False
+    """The class overrides `damage_roll` (d20srd): the hit path asks it only then. Set for
+    every subclass by `__init_subclass__`, never by hand."""
+    confirms_threats: ClassVar[bool] = False
+    """The class overrides `confirm_threat` (d20srd D-8): the roll asks it only then. Set by
+    `__init_subclass__`."""
+    shared_hp_state: ClassVar[bool] = True
+    """The class keeps the shared `hp_state` (every ruleset today): `state_holds_above`
+    speaks for it. Set by `__init_subclass__`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.rolls_damage = cls.damage_roll is not Ruleset.damage_roll
+        cls.confirms_threats = cls.confirm_threat is not Ruleset.confirm_threat
+        cls.shared_hp_state = cls.hp_state is Ruleset.hp_state
 
     def offers(self, action: str) -> bool:
         """Does this ruleset have the extra action `action` (an `ExtraAction.action`)?"""
@@ -247,6 +262,20 @@ class Ruleset(ABC):
         elif hp == 0:
             return "unconscious"
         return "bloodied" if hp <= c.bloodied_value else "healthy"
+
+    def state_holds_above(self, c: Combatant) -> int | None:
+        """Hit points above which `hp_state(c)` is still `c.state` after damage (which only
+        lowers them): `engine.hp` skips working the state out then. None: no such bound
+        (a state other than healthy or bloodied, a ruleset with its own `hp_state`, a
+        creature whose state disagrees with its hit points)."""
+        if not self.shared_hp_state or (c.death_failures >= 3 and c.pc):
+            return None
+        state, hp, bloodied = c.state, c.hp, c.bloodied_value
+        if state == "healthy" and hp > bloodied:
+            return bloodied  # X-HP-1: healthy above half, bloodied at half or below
+        if state == "bloodied" and 0 < hp <= bloodied:
+            return 0
+        return None
 
     # --- turns, movement, opportunities -----------------------------------------------------
     def turn_actions(self, battle: Battle) -> tuple[str, ...]:

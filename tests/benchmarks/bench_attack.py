@@ -3,6 +3,7 @@
 
     .venv/bin/python tests/benchmarks/bench_attack.py           # the full measurement
     .venv/bin/python tests/benchmarks/bench_attack.py --quick   # CI: a short run
+    .venv/bin/python tests/benchmarks/bench_attack.py --profile  # where an attack's time goes
 
 Two figures, each with its target:
 - `engine.powers.resolve` alone (no legality): the attack roll with every modifier (F-ATK-*,
@@ -123,11 +124,35 @@ def measure(fn: Callable[[int], None], n: int, repeats: int) -> float:
     return statistics.median(rates)
 
 
+def profile(n: int, top: int = 25) -> None:
+    """Each function's own time per attack through `Encounter.apply`, in microseconds, as
+    cProfile sees it (its own cost per call inflates functions called often: compare rows,
+    not the total with the plain rate)."""
+    import cProfile
+    import pstats
+
+    fn = through_apply(arena())
+    fn(min(n, 2000))
+    prof = cProfile.Profile()
+    prof.runcall(fn, n)
+    stats = pstats.Stats(prof)
+    rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])  # type: ignore[attr-defined]
+    total = sum(v[2] for _, v in rows)
+    print(f"own time per attack through apply (cProfile, {n:,} attacks): {total / n * 1e6:.1f} us")
+    for (path, line, name), (_, calls, own, _cum, _) in rows[:top]:
+        where = f"{Path(path).parent.name}/{Path(path).name}:{line}" if line else path
+        print(f"{own / n * 1e6:7.2f} us {calls / n:5.2f} calls  {name}  {where}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="attack resolutions per second")
     ap.add_argument("--quick", action="store_true", help="a short run (CI)")
+    ap.add_argument("--profile", action="store_true", help="own time per function instead")
     args = ap.parse_args(argv)
     n, repeats = (3_000, 3) if args.quick else (50_000, 5)
+    if args.profile:
+        profile(n)
+        return 0
     core = measure(resolution_only(arena()), n, repeats)
     full = measure(through_apply(arena()), n, repeats)
     print(f"attack resolutions/s (basic melee attack with damage, powers.resolve): {core:>9,.0f}")

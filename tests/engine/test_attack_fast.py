@@ -14,7 +14,12 @@ over random states:
   conditions come and go, effects end, hit point states change and partners appear, across
   rulesets, in fights cut anywhere (an undo or a resumed save is such a cut);
 - F-MOD-4, X-PWR-1: the legality of a named target kept per (attacker, target, power) gives
-  the answer (the targets, or the same refusal) the full check gives, over the same states.
+  the answer (the targets, or the same refusal) the full check gives, over the same states;
+- F-DMG-1..5: the damage plan kept per (attacker, target, damage, outcome) equals the plan
+  worked out cold as conditions (weakened, insubstantial), damage modifiers, resistances and
+  vulnerabilities change; a plan marked plain is one `adjust` leaves alone;
+- X-HP-1: damage leaving more hit points than `Ruleset.state_holds_above` leaves the hit
+  point state as it was.
 """
 
 from __future__ import annotations
@@ -26,15 +31,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import attacks
+from engine import attacks, damage
 from engine.actions import Impossible, UsePower
 from engine.effects import end
 from engine.encounter import Encounter
 from engine.flanking import Side, _partner_indexed, _partner_scanned, flank_watch, side_of
 from engine.grid import footprint
+from engine.hp import adjust
 from engine.powers import resolve_targets
 from engine.state import Combatant
-from tests.engine.test_caches import STATES, cut, loaded
+from tests.engine.test_caches import STATES, cut, fresh_conditions, loaded
 from tests.support.helpers import put_effect
 
 SIDES: list[Side] = [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
@@ -270,3 +276,186 @@ def test_property_kept_target_legality_equals_the_full_check_F_MOD_4(
         warm = every_target_check(enc)
         assert warm == cold(enc, every_target_check)
         assert every_target_check(enc) == warm
+
+
+# --- the damage plan (engine.damage) --------------------------------------------------------
+OUTCOMES = ("hit", "crit", "miss", "effect")
+DAMAGE_TYPES = ("fire", "cold", "poison", "necrotic")
+
+
+def every_damage_plan(enc: Encounter) -> dict[tuple[str, ...], damage.DamagePlan]:
+    """The damage plan of every damaging part (hit, miss, effect) of every power of every
+    standing creature, on every living creature, for each outcome."""
+    b = enc.battle
+    out: dict[tuple[str, ...], damage.DamagePlan] = {}
+    for c in list(b.combatants.values()):
+        if not c.standing:
+            continue
+        for p in c.powers:
+            w = c.weapon_for(p)
+            for part, spec in (("hit", p.hit), ("miss", p.miss), ("effect", p.effect)):
+                dspec = spec.damage if spec is not None else None
+                if dspec is None and spec is not None and spec.half_damage and p.hit:
+                    dspec = p.hit.damage
+                if spec is None or dspec is None:
+                    continue
+                for t in [t for t in b.combatants.values() if t.alive]:
+                    for outcome in OUTCOMES:
+                        key = (c.id, p.id, part, t.id, outcome)
+                        out[key] = damage.damage_plan(b, c, t, spec, dspec, w, outcome)
+    return out
+
+
+def damage_step(enc: Encounter, rng: random.Random) -> None:
+    """`step`, or what only damage reads: weakened, insubstantial, a damage modifier, a
+    creature that comes to resist or be vulnerable to a type (a new creature object)."""
+    b = enc.battle
+    living = [c for c in b.combatants.values() if c.alive]
+    roll = rng.random()
+    if roll < 0.4 or not living:
+        step(enc, rng)
+    elif roll < 0.6:
+        which = rng.choice(["weakened", "insubstantial"])
+        put_effect(enc, rng.choice(living).id, conditions=(which,))
+    elif roll < 0.75:
+        put_effect(enc, rng.choice(living).id, modifiers=(("damage", rng.choice([-2, 3])),))
+    else:
+        c = rng.choice(living)
+        ty = rng.choice(DAMAGE_TYPES)
+        field = rng.choice(["resist", "vulnerable"])
+        table = {**getattr(c.creature, field), ty: rng.choice([0, 2, 5])}
+        c.creature = c.creature.model_copy(update={field: table})
+
+
+@settings(max_examples=30, deadline=None)
+@given(**STATES, steps=st.integers(1, 10))
+def test_property_kept_damage_plan_equals_uncached_F_DMG_1_F_DMG_3(
+    name: str, seed: int, ruleset: str, at: float, steps: int
+) -> None:
+    """The damage plan kept per (attacker, target, damage, outcome) equals the plan worked
+    out with every memo emptied, as conditions, effects, creatures and positions change."""
+    enc = cut(name, seed, ruleset, at)
+    rng = random.Random(seed * 1000 + steps)
+    assert every_damage_plan(enc) == cold(enc, every_damage_plan)
+    for _ in range(steps):
+        damage_step(enc, rng)
+        warm = every_damage_plan(enc)
+        assert warm == cold(enc, every_damage_plan)
+        assert every_damage_plan(enc) == warm
+
+
+@settings(max_examples=30, deadline=None)
+@given(**STATES, steps=st.integers(0, 6), rolled=st.integers(0, 40))
+def test_property_a_plain_plan_is_what_adjust_leaves_alone_F_DMG_3(
+    name: str, seed: int, ruleset: str, at: float, steps: int, rolled: int
+) -> None:
+    """A plan marked plain: `adjust` changes nothing of any roll on a target without
+    temporary hit points (the hit path then skips it); a plan not plain is one it may."""
+    enc = cut(name, seed, ruleset, at)
+    rng = random.Random(seed * 7 + steps)
+    for _ in range(steps):
+        damage_step(enc, rng)
+    b = enc.battle
+    for (_, _, _, tid, _), plan in every_damage_plan(enc).items():
+        t = b[tid]
+        kept, t.temp_hp = t.temp_hp, 0
+        try:
+            mods = adjust(
+                b,
+                t,
+                rolled,
+                plan.types,
+                halve=plan.halve,
+                minimum=plan.minimum,
+                reduction=plan.reduction,
+            )
+        finally:
+            t.temp_hp = kept
+        if plan.plain:
+            assert mods == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(**STATES, hp=st.integers(-30, 60), drop=st.integers(0, 80))
+def test_property_state_holds_above_its_bound_X_HP_1(
+    name: str, seed: int, ruleset: str, at: float, hp: int, drop: int
+) -> None:
+    """`Ruleset.state_holds_above`: damage that leaves more hit points than the bound leaves
+    `hp_state` where it was, for every creature (the hit path skips `update_state` then)."""
+    enc = cut(name, seed, ruleset, at)
+    b = enc.battle
+    rs = b.ruleset
+    for c in list(b.combatants.values()):
+        kept = c.hp, c.state
+        try:
+            c.hp = hp
+            c.state = rs.hp_state(c)
+            bound = rs.state_holds_above(c)
+            if bound is None:
+                continue
+            assert c.hp > bound
+            c.hp = hp - drop
+            if c.hp > bound:
+                assert rs.hp_state(c) == c.state, (c.id, hp, drop, bound)
+        finally:
+            c.hp, c.state = kept
+
+
+@settings(max_examples=30, deadline=None)
+@given(**STATES, steps=st.integers(1, 12))
+def test_property_condition_inputs_determine_the_conditions(
+    name: str, seed: int, ruleset: str, at: float, steps: int
+) -> None:
+    """The roll's setup and the damage plan key a creature's conditions by what `Battle`
+    works them out from (`attacks.condition_inputs`): equal inputs, at any two moments of
+    a fight as effects come and go and states change, give equal conditions and flags."""
+    enc = cut(name, seed, ruleset, at)
+    rng = random.Random(seed * 31 + steps)
+    b = enc.battle
+    seen: list[tuple[str, tuple[object, ...], object]] = []  # (creatures are unhashable)
+    for _ in range(steps + 1):
+        for c in b.combatants.values():
+            inputs = attacks.condition_inputs(b, c)
+            got = fresh_conditions(enc, c.id)
+            for cid, was, conds in seen:
+                if cid == c.id and was == inputs:
+                    assert conds == got, c.id
+            seen.append((c.id, inputs, got))
+        damage_step(enc, rng)
+        if rng.random() < 0.5:  # what a fight changes besides effects and hit points
+            c = rng.choice(list(b.combatants.values()))
+            c.acted, c.surprised = rng.random() < 0.5, rng.random() < 0.5
+            b.surprise_round = rng.random() < 0.3
+
+
+def test_an_at_will_power_of_a_plain_action_is_never_refused_X_PWR_1() -> None:
+    """`UsePowerHandler.check` skips `usable_refusal` for an at-will power of the kinds in
+    `_PLAIN`: the refusal has nothing to say of one, spent or not, on any creature."""
+    from engine.handlers.powers import _PLAIN
+    from engine.powers import usable_refusal
+
+    enc = cut("brawl", 0, "ffd20", 0.5)
+    b = enc.battle
+    for c in b.combatants.values():
+        for p in c.powers:
+            for action in sorted(_PLAIN):
+                q = p.model_copy(update={"usage": "at-will", "action": action})
+                c.used_powers.add(q.id)
+                assert usable_refusal(b, c, q) is None
+                c.used_powers.discard(q.id)
+
+
+def test_ruleset_flags_follow_what_each_class_overrides() -> None:
+    """`rolls_damage`, `confirms_threats` and `shared_hp_state` (the hit path asks the
+    ruleset's own damage roll, confirmation and state bound only where they exist) are set
+    from each registered class's methods, never by hand."""
+    from engine.rulesets.base import Ruleset
+    from engine.rulesets.registry import RULESETS
+
+    assert RULESETS
+    for cls in RULESETS.values():
+        assert cls.rolls_damage == (cls.damage_roll is not Ruleset.damage_roll)
+        assert cls.confirms_threats == (cls.confirm_threat is not Ruleset.confirm_threat)
+        assert cls.shared_hp_state == (cls.hp_state is Ruleset.hp_state)
+    assert RULESETS["d20srd"].rolls_damage and RULESETS["d20srd"].confirms_threats
+    assert not RULESETS["ffd20"].rolls_damage and not RULESETS["ffd20"].confirms_threats

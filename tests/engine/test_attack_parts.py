@@ -24,10 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import attacks
+from engine.damage import _expression
 from engine.effects import end
 from engine.encounter import Encounter
 from engine.grid import footprint
-from engine.powers import _expression
 from engine.state import Combatant
 from tests.engine.test_caches import CHANGES, STATES, cut, loaded
 from tests.support.helpers import put_effect

@@ -447,3 +447,16 @@ def test_distribution_mean_and_support(expr: DiceExpr) -> None:
     assert min(dist) == expr.min() and max(dist) == expr.max()
     assert expr.prob_at_least(expr.min()) == 1.0
     assert expr.prob_at_least(expr.max()) == pytest.approx(dist[expr.max()])
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(-(10**6), 10**6), sides=st.lists(st.integers(1, 120), max_size=60))
+def test_recording_draws_seeded_faces_as_the_seeded_source_does(
+    seed: int, sides: list[int]
+) -> None:
+    """`RecordingDice` draws a seeded source's faces itself (one frame fewer a die, issue 14):
+    the same faces in the same order as `SeededDice.roll`, for any dice."""
+    recording, plain = RecordingDice(SeededDice(seed)), SeededDice(seed)
+    faces = [recording.roll(n, "x", "w") for n in sides]
+    assert faces == [plain.roll(n) for n in sides]
+    assert recording.take() == faces

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import pickle
 from typing import Any
 
 import pytest
@@ -42,6 +43,9 @@ def test_quick_constructor_matches_the_generated_one(cls: type) -> None:
     old: Any = object.__new__(cls)
     generated(old, **args)
     assert made == old and hash(made) == hash(old)
+    assert type(made) is cls  # a builder (engine.events._builder) never escapes __init__
+    assert pickle.loads(pickle.dumps(made)) == made
+    assert repr(made) == repr(old)
     for f in dataclasses.fields(cls):
         assert getattr(made, f.name) == args[f.name]
         with pytest.raises(dataclasses.FrozenInstanceError):
@@ -56,3 +60,23 @@ def test_quick_constructor_matches_the_generated_one(cls: type) -> None:
     short = cls(**{k: v for k, v in args.items() if k not in defaults})
     for name, value in defaults.items():
         assert getattr(short, name) == value
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Later(events.Attack):
+    """A subclass of a quick class, adding a field: built the descriptor way, as itself."""
+
+    extra: int = 0
+
+
+def test_a_subclass_of_a_built_class_is_built_as_itself() -> None:
+    fields = [f.name for f in dataclasses.fields(events.Attack) if f.default is dataclasses.MISSING]
+    later: Any = _Later
+    made = later(*range(len(fields)), extra=5)
+    assert type(made) is _Later and made.extra == 5 and made.attacker == 0
+    quick = vars(events.Attack)["__init__"]
+    short: Any = object.__new__(_Later)
+    quick(short, *range(len(fields)))  # the inherited quick __init__ on a subclass object
+    assert type(short) is _Later and short.concealment == len(fields) - 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(short, "attacker", 1)  # noqa: B010 (mypy knows the field is frozen)

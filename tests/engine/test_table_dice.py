@@ -145,3 +145,21 @@ def test_text_log_says_which_rolls_were_typed() -> None:
     assert line.count("(typed)") == 1  # the attack roll and the damage roll, both typed
     gob = next(ln for ln in text.splitlines() if "Goblin 1 initiative:" in ln)
     assert gob.endswith("(app rolled)")
+
+
+def test_only_seeded_dice_leave_purposes_unwritten() -> None:
+    """`RecordingDice.quiet` (issue 14): the attack path skips the purpose text only for the
+    seeded source, which never reads it; a scripted source still names the roll it lacks."""
+    from engine.dice import DiceExhausted, RecordingDice, ScriptedDice
+
+    assert RecordingDice(SeededDice(1)).quiet
+    assert not RecordingDice(ScriptedDice([1])).quiet
+    assert not RecordingDice(Table([])).quiet
+    enc, _ = karas_turn([])
+    enc.battle.dice = RecordingDice(ScriptedDice([]))
+    try:
+        enc.apply(UsePower("fira", ("gob-1",)))
+    except DiceExhausted as exc:
+        assert "for Kara: Fira vs Goblin 1's Reflex" in str(exc)
+    else:
+        raise AssertionError("the scripted dice had no face left")
