@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import reject
+from hypothesis import strategies as st
 
 from engine.content.errors import ContentErrors
 from engine.content.loader import LoadedEncounter, load_encounter
@@ -246,3 +247,14 @@ def mid_fight(loaded: LoadedEncounter, seed: int, steps: int, ruleset: str) -> E
             return None
         enc.apply(pol.next_action(enc).action)
     return None if enc.over or enc.current is None else enc
+
+
+MID_FIGHTS = {
+    "map_seed": st.integers(0, 2**32 - 1),
+    "n": st.integers(3, 7),
+    "seed": st.integers(0, 10_000),
+    "steps": st.integers(0, 30),
+    "ruleset": st.sampled_from(["ffd20", "4srd", "d20srd"]),
+}
+"""Hypothesis's arguments for `load_fight(map_seed, n)` then `mid_fight(loaded, seed, steps,
+ruleset)`: a random fight some steps in, under any of the three rulesets."""

@@ -26,15 +26,9 @@ from ai.scoring import Context
 from engine.attacks import preview
 from engine.grid import blast_origins, distance, entry_costs, footprint, line_of_effect
 from engine.powers import power_range
-from tests.ai.random_fights import load_fight, mid_fight
+from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight
 
-STATES = {
-    "map_seed": st.integers(0, 2**32 - 1),
-    "n": st.integers(3, 7),
-    "seed": st.integers(0, 10_000),
-    "steps": st.integers(0, 30),
-    "ruleset": st.sampled_from(["ffd20", "4srd", "d20srd"]),
-}
+STATES = MID_FIGHTS
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -31,15 +31,9 @@ from engine.encounter import Encounter
 from engine.flanking import side_of
 from engine.grid import Obscured, cover, distance, footprint
 from engine.state import Combatant
-from tests.ai.random_fights import load_fight, mid_fight
+from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight
 
-STATES = {
-    "map_seed": st.integers(0, 2**32 - 1),
-    "n": st.integers(3, 7),
-    "seed": st.integers(0, 10_000),
-    "steps": st.integers(0, 30),
-    "ruleset": st.sampled_from(["ffd20", "4srd", "d20srd"]),
-}
+STATES = MID_FIGHTS
 
 Square = tuple[int, int]
 

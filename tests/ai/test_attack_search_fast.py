@@ -36,15 +36,9 @@ from engine.content.schema import Power
 from engine.encounter import Encounter
 from engine.grid import entry_costs, footprint, threatened_squares
 from engine.state import Combatant
-from tests.ai.random_fights import load_fight, mid_fight
+from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight
 
-STATES = {
-    "map_seed": st.integers(0, 2**32 - 1),
-    "n": st.integers(3, 7),
-    "seed": st.integers(0, 10_000),
-    "steps": st.integers(0, 30),
-    "ruleset": st.sampled_from(["ffd20", "4srd", "d20srd"]),
-}
+STATES = MID_FIGHTS
 
 Square = tuple[int, int]
 
