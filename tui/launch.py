@@ -106,11 +106,8 @@ def _run(app: SkirmishApp) -> int:
     its number, `tui.terminal`) is never reported as 0."""
     from tui.terminal import guarded
 
-    try:
-        with guarded(app):
-            result = app.run(mouse=False)
-    finally:
-        gc.enable()  # if the fight never drew its first frame (`_quiet_start`)
+    with guarded(app):
+        result = app.run(mouse=False)
     code = app.return_code
     if code:
         return code
@@ -135,9 +132,12 @@ def launch(args: argparse.Namespace) -> int:
         print(f"skirmish play: {problem}", file=sys.stderr)
         return 2
     options = options_from(args)
-    loaded = None
-    if getattr(args, "command", None) == "play":
-        _quiet_start()
+    if getattr(args, "command", None) != "play":
+        from tui.app import SkirmishApp
+
+        return _run(SkirmishApp(options, None))
+    _quiet_start()
+    try:
         from engine.content.loader import load_encounter
 
         loaded = load_encounter(options.source, options.ruleset)
@@ -147,9 +147,11 @@ def launch(args: argparse.Namespace) -> int:
         if problem:
             print(clean(f"skirmish play: {problem}"), file=sys.stderr)
             return 2
-    from tui.app import SkirmishApp
+        from tui.app import SkirmishApp
 
-    return _run(SkirmishApp(options, loaded))
+        return _run(SkirmishApp(options, loaded))
+    finally:
+        gc.enable()  # the fight screen's first frame turns it on; this, whatever else happens
 
 
 def launch_save(path: str | os.PathLike[str]) -> int:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import argparse
 import gc
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from engine.content.errors import ContentErrors
 from tests.support.app import make_app, sync, until
 from tui import launch
 
@@ -56,3 +58,24 @@ def test_play_turns_the_collector_off_and_back_on_when_the_app_ends(
         launch.launch(args)
     assert seen == [False]  # off while it started
     assert gc.isenabled()  # and on again, though the app never drew a frame
+
+
+def test_play_with_a_broken_encounter_leaves_the_collector_on(tmp_path: Path) -> None:
+    """A content error ends `skirmish play` before any app exists: the collector it turned off
+    for the start-up is on again (a caller in the same process, the test suite itself, goes on
+    collecting)."""
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: [unclosed\n")
+    args = argparse.Namespace(command="play", encounter=str(broken), seed=1)
+    with pytest.raises(ContentErrors):
+        launch.launch(args)
+    assert gc.isenabled()
+
+
+def test_play_with_an_unknown_side_leaves_the_collector_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = argparse.Namespace(command="play", encounter="default", seed=1, manual_dice=["nobody"])
+    assert launch.launch(args) == 2
+    assert "--manual-dice nobody: no side 'nobody'" in capsys.readouterr().err
+    assert gc.isenabled()
