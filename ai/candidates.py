@@ -209,17 +209,19 @@ def shortlist(
 ) -> list[Combatant]:
     """The few targets worth a ranged attack, ranked once per decision by the first
     ranged power tried, from the first square that reaches each (cover and flanking
-    change the odds from square to square, not the ranking). Not ranked at all while every
-    target would be kept (no more of them than `want`)."""
+    change the odds from square to square, not the ranking). Not ranked at all while the
+    ranking can't leave anyone out: the first call's targets (the ones ranked) are fewer
+    than this call keeps, so the ranking is shorter than `want` and every target is kept."""
     want = max(3, p.targets + 1)
     c = ctx.c
     ranked = c.shortlist
     if ranked is None:
         if c.shortlist_by is None:
             c.shortlist_by = (p, list(targets), list(top))
-        if len(targets) <= want:
-            # Every target is kept whatever the ranking: it is left to a later call that
-            # keeps fewer, which ranks them as the first call would have.
+        if len(c.shortlist_by[1]) < want:
+            # Left to a later call that keeps fewer, which ranks them as the first call
+            # would have. (Not `len(targets) <= want`: a ranking of the first call's
+            # targets can hold `want` others and leave some of these out.)
             return list(targets)
         ranker, among, tried = c.shortlist_by
         first: dict[str, float] = {}
