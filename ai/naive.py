@@ -16,7 +16,7 @@ from ai.naive_reach import nearest_square, walk_costs
 from ai.policy import Choice
 from engine.actions import Action, EndTurn, Move, StandUp, UsePower
 from engine.battle import Battle
-from engine.content.schema import Power
+from engine.content.schema import Creature, Power
 from engine.decisions import Question
 from engine.encounter import Encounter
 from engine.grid import Terrain, cheapest_path, distance, line_of_effect
@@ -78,7 +78,7 @@ class _Known:
     """A kit as read last, with the content it was read from (kept alive, so `id(creature)`
     can't be reused while it is here)."""
 
-    creature: object
+    creature: Creature
     powers: tuple[Power, ...]
     basics: tuple[tuple[Power, int], ...]
     reach: int

@@ -58,31 +58,43 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # --- the child: measures one tree ---------------------------------------------------------
+class _Policies(dict[str, Any]):
+    """The policies of one fight by side; `clear()` also lets go of the encounter the fight's
+    router holds (`_create`), which breaks the fight's only reference cycle."""
+
+    def __init__(self, policies: dict[str, Any], holder: list[Any]) -> None:
+        super().__init__(policies)
+        self.holder = holder
+
+    def clear(self) -> None:
+        self.holder.clear()
+        super().clear()
+
+
 def _create(loaded: Any, seed: int, policy: str) -> tuple[Any, dict[str, Any]]:
     """A fight of `loaded` with every side played by a fresh `policy` (its questions answered
-    by the side's policy), not yet started: (the encounter, the policies by side). The router
-    holds the encounter weakly and the caller empties `policies` after the fight, so a fight
-    is freed at once as `ai.sim.play` frees it, not by the collector."""
-    import weakref
-
+    by the side's policy), not yet started: (the encounter, the policies by side). The caller
+    empties `policies` after the fight, which lets go of the router's encounter too, so a
+    fight is freed at once as `ai.sim.play` frees it, not by the collector. (The router holds
+    it strongly, as `ai.sim` does: a compiled `Encounter`, `bench_compiled.py`, can't be
+    weakly referenced.)"""
     from ai.sim import make_policy
     from engine.encounter import Encounter
 
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
-    policies = {s: make_policy(policy) for s in sides}
-    holder: list[weakref.ref[Encounter]] = []
+    holder: list[Encounter] = []
+    policies = _Policies({s: make_policy(policy) for s in sides}, holder)
 
     class Router:
         def answer(self, q: Any) -> Any:
-            enc = holder[0]()
-            assert enc is not None
+            enc = holder[0]
             return policies[enc.battle[q.who].side].answer(enc, q)
 
     router = Router()
     enc = Encounter.create(
         loaded, seed=seed, deciders=lambda _cid: router, control={s: "ai" for s in sides}
     )
-    holder.append(weakref.ref(enc))
+    holder.append(enc)
     return enc, policies
 
 
