@@ -236,7 +236,9 @@ async def test_start_screen_enter_plays_the_default() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
-        assert "default" in screen_text(app) and "ffd20" in screen_text(app)
+        # The list is read after the first frame (the title shows at once): wait for it.
+        await until(pilot, lambda: "default" in screen_text(app))
+        assert "ffd20" in screen_text(app)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, EncounterScreen))
         screen = app.screen
