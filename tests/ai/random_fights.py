@@ -258,3 +258,9 @@ MID_FIGHTS = {
 }
 """Hypothesis's arguments for `load_fight(map_seed, n)` then `mid_fight(loaded, seed, steps,
 ruleset)`: a random fight some steps in, under any of the three rulesets."""
+
+
+def mid_fight_of(map_seed: int, n: int, seed: int, steps: int, ruleset: str) -> Encounter | None:
+    """The fight `MID_FIGHTS` draws: `load_fight` then `mid_fight` (None where either is)."""
+    loaded = load_fight(map_seed, n)
+    return mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None

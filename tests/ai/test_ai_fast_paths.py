@@ -31,7 +31,7 @@ from engine.encounter import Encounter
 from engine.flanking import side_of
 from engine.grid import Obscured, cover, distance, footprint
 from engine.state import Combatant
-from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight
+from tests.ai.random_fights import MID_FIGHTS, mid_fight_of
 
 STATES = MID_FIGHTS
 
@@ -88,9 +88,7 @@ def plain_square_value(ctx: Context, sq: Square) -> float:
     return v
 
 
-def _fight(map_seed: int, n: int, seed: int, steps: int, ruleset: str) -> Encounter | None:
-    loaded = load_fight(map_seed, n)
-    return mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+_fight = mid_fight_of
 
 
 def _deciders(enc: Encounter) -> list[Combatant]:

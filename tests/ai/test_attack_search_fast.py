@@ -36,16 +36,14 @@ from engine.content.schema import Power
 from engine.encounter import Encounter
 from engine.grid import entry_costs, footprint, threatened_squares
 from engine.state import Combatant
-from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight
+from tests.ai.random_fights import MID_FIGHTS, mid_fight_of
 
 STATES = MID_FIGHTS
 
 Square = tuple[int, int]
 
 
-def _fight(map_seed: int, n: int, seed: int, steps: int, ruleset: str) -> Encounter | None:
-    loaded = load_fight(map_seed, n)
-    return mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+_fight = mid_fight_of
 
 
 def _standing(enc: Encounter) -> list[Combatant]:
