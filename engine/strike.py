@@ -1,0 +1,105 @@
+"""A plain strike: `engine.powers.resolve` for the commonest use of a power, flattened.
+
+Most attacks in a fight are one creature's melee or ranged attack on one creature, whose hit
+deals damage and does nothing else (every basic attack, most monster attacks), with nobody in
+the fight holding a power that a hit or a miss sets off. For those, `resolve`'s general
+machinery (a list of targets, aimed squares, outcomes collected for the self effects, the
+hit's effects, forced movement, healing and saves, the reactions to a hit) has nothing to do,
+and `strike` does only what is left: the roll's setup, the d20, the outcome, the `Attack`
+event and the hit's damage, in the same order, with the same dice and the same events
+(F-ATK-1..8, F-DMG-1..5). `resolve` hands such an attack here (`plain_power`, `strikes`).
+
+tests/engine/test_strike.py plays fights of every ruleset with this path on and off and
+compares the logs byte for byte; a replay (recorded dice) takes the general path, so every
+undo and resumed save also compares the two.
+"""
+
+from __future__ import annotations
+
+from engine.attacks import setup
+from engine.battle import Battle
+from engine.content.schema import Power, Weapon
+from engine.damage import Shared, deal_power_damage
+from engine.events import Attack
+from engine.state import Combatant
+
+ON = True
+"""The path is taken (tests turn it off to compare with the general path)."""
+
+
+def plain_power(battle: Battle, power: Power) -> bool:
+    """Is `power` a single-creature melee or ranged attack whose hit only deals damage and
+    whose miss and effect do nothing (no effects, forced movement, healing, saves or shift)?
+    A pure function of the frozen power, kept per battle by identity."""
+    key = ("plain-power", id(power))
+    kept = battle.memo.get(key)
+    if kept is not None and kept[0] is power:
+        found: bool = kept[1]
+        return found
+    hit = power.hit
+    plain = (
+        power.attack is not None
+        and (power.kind == "melee" or power.kind == "ranged")
+        and power.effect is None
+        and power.miss is None
+        and hit is not None
+        and hit.damage is not None
+        and hit.heal is None
+        and not hit.effects
+        and hit.forced is None
+        and not hit.grant_save
+        and hit.shift is None
+    )
+    battle.memo[key] = (power, plain)
+    return plain
+
+
+def strike(
+    battle: Battle,
+    c: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    opportunity: bool,
+) -> None:
+    """`resolve` of a `plain_power` on one target that no aimed square names, with seeded
+    dice (`RecordingDice.quiet`) and no power in the fight set off by a hit or a miss."""
+    if not target.alive or not c.standing:
+        return
+    s = setup(battle, c, target, power, weapon, None, all_targets=(target.id,))
+    attack = power.attack
+    assert attack is not None and power.hit is not None
+    natural = battle.dice.roll(20, "", c.id)
+    total = natural + s.bonus
+    rs = battle.ruleset
+    defense = s.defense
+    outcome: str = rs.outcome(natural, total, defense, s.crit_low)
+    if outcome == "hit" and s.coup_de_grace and total >= defense:
+        outcome = "crit"  # F-ATK-8
+    confirm = None
+    if rs.confirms_threats:  # d20srd D-8
+        outcome, confirm = rs.confirm_threat(battle, c, natural, outcome, s)
+    battle.emit(
+        Attack(
+            c.id,
+            target.id,
+            power.id,
+            power.kind,
+            attack.vs,
+            natural,
+            s.modifiers,
+            total,
+            defense,
+            outcome,
+            False,
+            opportunity,
+            s.combat_advantage,
+            s.cover,
+            s.concealment,
+            s.flanking,
+            confirm,
+        )
+    )
+    c.acted = True
+    if outcome != "miss" and target.alive:
+        deal_power_damage(battle, c, target, power, power.hit, weapon, Shared(1), outcome)

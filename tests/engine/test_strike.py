@@ -1,0 +1,180 @@
+"""The plain strike (`engine.strike`, issue 14 target 4) against the general attack path.
+
+F-ATK-1..8, F-DMG-1..5: a single-target melee or ranged attack whose hit only deals damage,
+resolved by `engine.strike` when nobody in the fight has a power set off by a hit or a miss,
+gives the very log, dice and records the general path (`engine.powers.resolve`) gives:
+whole fights of every ruleset and of the bundled encounters (Large and Small creatures,
+powers with effects, forced movement and triggered powers among them) are played with the
+path on and off and compared line for line, and Hypothesis varies the seeds. Which powers are
+plain is checked against the rule written out here, for every power of the bundled content.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine.powers
+import engine.strike
+from ai.sim import play
+from engine.content.loader import LoadedEncounter, load_encounter
+from engine.content.schema import TRIGGERED_ACTIONS, Power
+from engine.encounter import Encounter
+from engine.state import Combatant
+from engine.triggers import answers_attacks
+from tests.support.helpers import NAIVE
+
+RULESETS = ("ffd20", "4srd", "d20srd")
+TACTICAL = {"party": "tactical", "monsters": "tactical"}
+
+
+@lru_cache(maxsize=16)
+def loaded(name: str) -> LoadedEncounter:
+    return load_encounter(name)
+
+
+def _log(enc: Encounter) -> list[str]:
+    out = []
+    for line in enc.log:
+        data = line.to_json()
+        data.pop("ms", None)  # a decision's thinking time
+        out.append(json.dumps(data, sort_keys=True, default=str))
+    return out
+
+
+def _records(enc: Encounter) -> list[tuple[object, ...]]:
+    return [(r.action, r.faces, r.answers) for r in enc.records]
+
+
+def _both(
+    name: str, seed: int, ruleset: str, policy: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Encounter, Encounter]:
+    struck: list[str] = []
+    real = engine.powers.strike
+
+    def counted(*args: Any) -> None:
+        struck.append(args[3].id)
+        real(*args)
+
+    with monkeypatch.context() as m:
+        m.setattr(engine.powers, "strike", counted)
+        fast, _ = play(loaded(name), seed, policy, ruleset=ruleset)
+    assert struck, "the fight took the plain strike at least once"
+    with monkeypatch.context() as m:
+        m.setattr(engine.strike, "ON", False)
+        slow, _ = play(loaded(name), seed, policy, ruleset=ruleset)
+    return fast, slow
+
+
+def _same(fast: Encounter, slow: Encounter) -> None:
+    assert _log(fast) == _log(slow)
+    assert _records(fast) == _records(slow)
+    assert fast.snapshot() == slow.snapshot()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("name", ["brawl", "default", "keep-d20", "goblin-hall"])
+def test_F_ATK_plain_strike_logs_what_the_general_path_logs(
+    name: str, ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _same(*_both(name, 3, ruleset, NAIVE, monkeypatch))
+
+
+@pytest.mark.parametrize("name", ["default"])
+def test_F_ATK_plain_strike_changes_no_tactical_decision(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _same(*_both(name, 11, "ffd20", TACTICAL, monkeypatch))
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    name=st.sampled_from(["brawl", "keep-d20", "default", "gate", "crossroads-4srd"]),
+    seed=st.integers(0, 10_000),
+    ruleset=st.sampled_from(RULESETS),
+)
+def test_F_DMG_property_plain_strike_equals_general_path(
+    name: str, seed: int, ruleset: str
+) -> None:
+    """Random seeds: the same fight, line for line, and the same replay records."""
+    fast, _ = play(loaded(name), seed, NAIVE, ruleset=ruleset)
+    engine.strike.ON = False
+    try:
+        slow, _ = play(loaded(name), seed, NAIVE, ruleset=ruleset)
+    finally:
+        engine.strike.ON = True
+    _same(fast, slow)
+    # a replay takes the general path (recorded dice): the same state and attack lines
+    replayed = Encounter.replay(loaded(name), fast.records, seed=fast.seed, ruleset=ruleset)
+    assert replayed.snapshot() == fast.snapshot()
+    assert _fights(replayed) == _fights(fast)
+
+
+def _fights(enc: Encounter) -> list[str]:
+    """The log but for its first line (which says who controls whom) and the decisions."""
+    return [x for x, y in zip(_log(enc), enc.log, strict=True) if y.type not in _NOT_REPLAYED]
+
+
+_NOT_REPLAYED = ("encounter_start", "decision")
+
+
+def _plain_rule(p: Power) -> bool:
+    """The shape `resolve` can hand to the strike, read straight off the power."""
+    if p.attack is None or p.kind not in ("melee", "ranged") or p.effect or p.miss:
+        return False
+    h = p.hit
+    return bool(
+        h is not None
+        and h.damage is not None
+        and h.heal is None
+        and not h.effects
+        and h.forced is None
+        and not h.grant_save
+        and h.shift is None
+    )
+
+
+@pytest.mark.parametrize("name", ["default", "keep-d20", "battle", "ambush", "goblin-hall"])
+def test_F_ATK_plain_power_is_the_plain_shape(name: str) -> None:
+    enc = Encounter.create(loaded(name), seed=1)
+    b = enc.battle
+    seen = 0
+    for c in b.combatants.values():
+        for p in c.powers:
+            for _ in range(2):  # worked out, then kept
+                assert engine.strike.plain_power(b, p) is _plain_rule(p), p.id
+            seen += 1
+    assert seen > 0
+
+
+def _answers_plain(c: Combatant) -> bool:
+    return any(
+        p.action in TRIGGERED_ACTIONS and p.trigger is not None and p.trigger.when in HIT_MISS
+        for p in c.powers
+    )
+
+
+HIT_MISS = ("hit", "missed")
+
+
+@pytest.mark.parametrize("name", ["brawl", "default", "keep-d20", "battle"])
+def test_F_ATK_answers_attacks_follows_who_is_in_the_fight(name: str) -> None:
+    """Whether a target has a power a hit or a miss sets off (the strike is taken only when
+    it has none), kept with the index of triggered powers, as creatures come and go."""
+    enc = Encounter.create(loaded(name), seed=2)
+    enc.start()
+    b = enc.battle
+    for c in b.combatants.values():
+        assert answers_attacks(b, c) is _answers_plain(c)
+    answering = [c for c in b.combatants.values() if _answers_plain(c)]
+    for c in answering:  # the GM takes each one away, then adds one of its kind back
+        enc.gm_removed[c.id] = b.combatants.pop(c.id)
+        assert all(answers_attacks(b, o) is _answers_plain(o) for o in b.combatants.values())
+    for c in answering:
+        b.combatants[c.id] = c
+        assert answers_attacks(b, c)
