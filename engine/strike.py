@@ -6,7 +6,8 @@ the fight holding a power that a hit or a miss sets off. For those, `resolve`'s 
 machinery (a list of targets, aimed squares, outcomes collected for the self effects, the
 hit's effects, forced movement, healing and saves, the reactions to a hit) has nothing to do,
 and `strike` does only what is left: the roll's setup, the d20, the outcome, the `Attack`
-event and the hit's damage, in the same order, with the same dice and the same events
+event and the hit's damage (its plan, the roll and the hit points: no shared roll, no `Roll`
+kept for a second target), in the same order, with the same dice and the same events
 (F-ATK-1..8, F-DMG-1..5). `resolve` hands such an attack here (`plain_power`, `strikes`).
 
 tests/engine/test_strike.py plays fights of every ruleset with this path on and off and
@@ -19,8 +20,9 @@ from __future__ import annotations
 from engine.attacks import setup
 from engine.battle import Battle
 from engine.content.schema import Power, Weapon
-from engine.damage import Shared, deal_power_damage
-from engine.events import Attack
+from engine.damage import Shared, damage_plan, deal_power_damage
+from engine.events import Attack, Mod
+from engine.hp import adjust, deal_damage
 from engine.state import Combatant
 
 ON = True
@@ -102,4 +104,60 @@ def strike(
     )
     c.acted = True
     if outcome != "miss" and target.alive:
-        deal_power_damage(battle, c, target, power, power.hit, weapon, Shared(1), outcome)
+        _hit(battle, c, target, power, weapon, outcome)
+
+
+def _hit(
+    battle: Battle,
+    c: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    outcome: str,
+) -> None:
+    """The hit's damage: `deal_power_damage` for one target with seeded dice, the roll
+    (`engine.dice.roll`) done here. A ruleset's own damage roll (d20srd) and a maximized
+    critical hit take `deal_power_damage` itself."""
+    spec = power.hit
+    assert spec is not None and spec.damage is not None
+    rs = battle.ruleset
+    if rs.rolls_damage or (outcome == "crit" and rs.maximize_crit_damage):
+        deal_power_damage(battle, c, target, power, spec, weapon, Shared(1), outcome)
+        return
+    plan = damage_plan(battle, c, target, spec, spec.damage, weapon, outcome)
+    expr = plan.expr
+    faces: list[int] = []
+    total = expr.constant
+    draw = battle.dice.roll
+    who = c.id
+    for t in expr.terms:  # `engine.dice.roll`: the same draws in the same order
+        subtotal = 0
+        for _ in range(t.count):
+            face = draw(t.sides, "", who)
+            faces.append(face)
+            subtotal += face
+        total += subtotal if t.sign > 0 else -subtotal
+    if plan.plain and not target.temp_hp:  # nothing adjusts it (`DamagePlan.plain`)
+        mods: list[Mod] = []
+    else:
+        mods = adjust(
+            battle,
+            target,
+            total,
+            plan.types,
+            halve=plan.halve,
+            minimum=plan.minimum,
+            reduction=plan.reduction,
+        )
+    deal_damage(
+        battle,
+        target,
+        source=c,
+        power=power.id,
+        cause=outcome,
+        dice=plan.text,
+        rolls=tuple(faces),
+        rolled=total,
+        types=plan.types,
+        adjustments=mods,
+    )
