@@ -22,12 +22,17 @@ from hypothesis import strategies as st
 import engine.powers
 import engine.strike
 from ai.sim import play
+from engine.actions import UsePower
+from engine.conditions import CONDITION_NAMES
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.content.schema import TRIGGERED_ACTIONS, Power
+from engine.dice import RecordingDice, SeededDice
+from engine.effects import end
 from engine.encounter import Encounter
 from engine.state import Combatant
 from engine.triggers import answers_attacks
-from tests.support.helpers import NAIVE
+from tests.engine.test_caches import STATES, cut
+from tests.support.helpers import NAIVE, put_effect
 
 RULESETS = ("ffd20", "4srd", "d20srd")
 TACTICAL = {"party": "tactical", "monsters": "tactical"}
@@ -178,3 +183,83 @@ def test_F_ATK_answers_attacks_follows_who_is_in_the_fight(name: str) -> None:
     for c in answering:
         b.combatants[c.id] = c
         assert answers_attacks(b, c)
+
+
+def _state(
+    name: str, seed: int, ruleset: str, at: float, changes: list[tuple[int, str, int]]
+) -> Encounter:
+    """A fight cut anywhere (an undo), changed: conditions put on and ended, hit points and
+    temporary hit points set, creatures made Large; then seeded dice (a replay's recorded
+    dice take the general path)."""
+    enc = cut(name, seed, ruleset, at)
+    b = enc.battle
+    ids = list(b.combatants)
+    for who, what, n in changes:
+        c = b[ids[who % len(ids)]]
+        if what == "end":
+            mine = [e for e in b.effects.values() if e.target == c.id]
+            if mine:
+                end(b, mine[0], "ended")
+        elif what == "hp":
+            c.hp = n - 5
+            c.state = b.ruleset.hp_state(c)
+        elif what == "temp_hp":
+            c.temp_hp = n
+        elif what == "large":
+            c.size = 2
+            b.moved()
+        elif c.alive:
+            put_effect(enc, c.id, conditions=(what,))
+    b.dice = RecordingDice(SeededDice(seed + 17))
+    return enc
+
+
+CHANGES = st.lists(
+    st.tuples(
+        st.integers(0, 30),
+        st.sampled_from([*sorted(CONDITION_NAMES), "end", "end", "hp", "temp_hp", "large"]),
+        st.integers(0, 40),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    **STATES,
+    changes=CHANGES,
+    pick=st.tuples(st.integers(0, 30), st.integers(0, 30), st.integers(0, 9)),
+    opportunity=st.booleans(),
+)
+def test_F_ATK_property_strike_equals_resolve_over_random_states(
+    name: str,
+    seed: int,
+    ruleset: str,
+    at: float,
+    changes: list[tuple[int, str, int]],
+    pick: tuple[int, int, int],
+    opportunity: bool,
+) -> None:
+    """One attack on random states (every ruleset, Large creatures, conditions on and off,
+    effects ended, hit point states), resolved with the strike on and off: the same events,
+    dice and state."""
+    runs = []
+    for on in (True, False):
+        enc = _state(name, seed, ruleset, at, changes)
+        b = enc.battle
+        cs = list(b.combatants.values())
+        c = cs[pick[0] % len(cs)]
+        t = cs[pick[1] % len(cs)]
+        powers = [p for p in c.powers if p.attack is not None and p.kind in ("melee", "ranged")]
+        if not powers or t is c:
+            return
+        p = powers[pick[2] % len(powers)]
+        mark = len(b.log)
+        engine.strike.ON = on
+        try:
+            engine.powers.resolve(b, c, p, UsePower(p.id, (t.id,)), [t.id], opportunity=opportunity)
+        finally:
+            engine.strike.ON = True
+        lines = [json.dumps(x.to_json(), sort_keys=True, default=str) for x in b.log[mark:]]
+        runs.append((lines, b.dice.take(), enc.snapshot()))
+    assert runs[0] == runs[1]
