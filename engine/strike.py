@@ -20,7 +20,7 @@ from __future__ import annotations
 from engine.attacks import setup
 from engine.battle import Battle
 from engine.content.schema import Power, Weapon
-from engine.damage import Shared, damage_plan, deal_power_damage
+from engine.damage import DamagePlan, Shared, _damage_plan, deal_power_damage
 from engine.events import Attack, Mod
 from engine.hp import adjust, deal_damage
 from engine.state import Combatant
@@ -107,6 +107,32 @@ def strike(
         _hit(battle, c, target, power, weapon, outcome)
 
 
+def _plan(
+    battle: Battle,
+    c: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    outcome: str,
+) -> DamagePlan:
+    """The hit's `DamagePlan`, kept in the entry of the setup this strike has just used
+    (`engine.attacks.setup`): the entry's key holds everything a plan reads (both creatures'
+    condition inputs and creature objects, the power and so its damage, the weapon; the
+    ruleset is the battle's for good) but the outcome, which keys the plans in it. The one
+    thing that changed since the setup, the attacker's `acted` (a first attack sets it), only
+    makes a creature flat-footed, which no damage adjustment reads."""
+    spec = power.hit
+    assert spec is not None and spec.damage is not None
+    entry = battle.memo[("setup", c.id, target.id, id(power), id(weapon))]
+    plans: dict[str, DamagePlan] | None = entry[9]
+    if plans is None:
+        plans = entry[9] = {}
+    plan = plans.get(outcome)
+    if plan is None:
+        plan = plans[outcome] = _damage_plan(battle, c, target, spec, spec.damage, weapon, outcome)
+    return plan
+
+
 def _hit(
     battle: Battle,
     c: Combatant,
@@ -124,7 +150,7 @@ def _hit(
     if rs.rolls_damage or (outcome == "crit" and rs.maximize_crit_damage):
         deal_power_damage(battle, c, target, power, spec, weapon, Shared(1), outcome)
         return
-    plan = damage_plan(battle, c, target, spec, spec.damage, weapon, outcome)
+    plan = _plan(battle, c, target, power, weapon, outcome)
     expr = plan.expr
     faces: list[int] = []
     total = expr.constant

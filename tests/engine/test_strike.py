@@ -29,6 +29,7 @@ from engine.content.schema import TRIGGERED_ACTIONS, Power
 from engine.dice import RecordingDice, SeededDice
 from engine.effects import end
 from engine.encounter import Encounter
+from engine.grid import footprint
 from engine.state import Combatant
 from engine.triggers import answers_attacks
 from tests.engine.test_caches import STATES, cut
@@ -188,10 +189,27 @@ def test_F_ATK_answers_attacks_follows_who_is_in_the_fight(name: str) -> None:
 def _state(
     name: str, seed: int, ruleset: str, at: float, changes: list[tuple[int, str, int]]
 ) -> Encounter:
-    """A fight cut anywhere (an undo), changed: conditions put on and ended, hit points and
-    temporary hit points set, creatures made Large; then seeded dice (a replay's recorded
-    dice take the general path)."""
+    """A fight cut anywhere (an undo), changed (`_apply_changes`), then given seeded dice (a
+    replay's recorded dice take the general path)."""
     enc = cut(name, seed, ruleset, at)
+    _apply_changes(enc, changes)
+    enc.battle.dice = RecordingDice(SeededDice(seed + 17))
+    return enc
+
+
+CHANGES = st.lists(
+    st.tuples(
+        st.integers(0, 30),
+        st.sampled_from([*sorted(CONDITION_NAMES), "end", "end", "hp", "temp_hp", "large"]),
+        st.integers(0, 40),
+    ),
+    max_size=6,
+)
+
+
+def _apply_changes(enc: Encounter, changes: list[tuple[int, str, int]]) -> None:
+    """Conditions put on and ended, hit points and temporary hit points set, creatures made
+    Large (where their 2x2 squares are on the map and free)."""
     b = enc.battle
     ids = list(b.combatants)
     for who, what, n in changes:
@@ -206,30 +224,30 @@ def _state(
         elif what == "temp_hp":
             c.temp_hp = n
         elif what == "large":
-            c.size = 2
-            b.moved()
+            occ = b.occupancy()
+            if all(b.map.in_bounds(q) and occ.at(q) in (None, c.id) for q in footprint(c.pos, 2)):
+                c.size = 2
+                b.moved()
         elif c.alive:
             put_effect(enc, c.id, conditions=(what,))
-    b.dice = RecordingDice(SeededDice(seed + 17))
-    return enc
 
 
-CHANGES = st.lists(
-    st.tuples(
-        st.integers(0, 30),
-        st.sampled_from([*sorted(CONDITION_NAMES), "end", "end", "hp", "temp_hp", "large"]),
-        st.integers(0, 40),
-    ),
-    max_size=6,
-)
-
-
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     **STATES,
     changes=CHANGES,
     pick=st.tuples(st.integers(0, 30), st.integers(0, 30), st.integers(0, 9)),
     opportunity=st.booleans(),
+    between=st.lists(
+        st.tuples(
+            st.sampled_from(["attacker", "target"]),
+            st.sampled_from(["weakened", "insubstantial", "end", "hp", "temp_hp", "prone"]),
+            st.integers(0, 40),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    dice=st.integers(0, 1000),
 )
 def test_F_ATK_property_strike_equals_resolve_over_random_states(
     name: str,
@@ -239,10 +257,13 @@ def test_F_ATK_property_strike_equals_resolve_over_random_states(
     changes: list[tuple[int, str, int]],
     pick: tuple[int, int, int],
     opportunity: bool,
+    between: list[tuple[str, str, int]],
+    dice: int,
 ) -> None:
-    """One attack on random states (every ruleset, Large creatures, conditions on and off,
-    effects ended, hit point states), resolved with the strike on and off: the same events,
-    dice and state."""
+    """Two attacks on random states (every ruleset, Large creatures, conditions on and off,
+    effects ended, hit point states), more changes between them (what the strike keeps with
+    the setup must follow them), resolved with the strike on and off: the same events, dice
+    and state."""
     runs = []
     for on in (True, False):
         enc = _state(name, seed, ruleset, at, changes)
@@ -254,10 +275,16 @@ def test_F_ATK_property_strike_equals_resolve_over_random_states(
         if not powers or t is c:
             return
         p = powers[pick[2] % len(powers)]
+        b.dice = RecordingDice(SeededDice(dice))
+        ids = list(b.combatants)
+        later = [(ids.index(c.id if w == "attacker" else t.id), what, n) for w, what, n in between]
         mark = len(b.log)
         engine.strike.ON = on
         try:
-            engine.powers.resolve(b, c, p, UsePower(p.id, (t.id,)), [t.id], opportunity=opportunity)
+            for step in ([], later):
+                _apply_changes(enc, step)
+                act = UsePower(p.id, (t.id,))
+                engine.powers.resolve(b, c, p, act, [t.id], opportunity=opportunity)
         finally:
             engine.strike.ON = True
         lines = [json.dumps(x.to_json(), sort_keys=True, default=str) for x in b.log[mark:]]
