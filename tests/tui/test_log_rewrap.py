@@ -1,0 +1,61 @@
+"""The log pane wraps its lines again when its width changes: `L` enlarges it to the whole
+screen, and a long line then uses the whole width instead of staying broken at the narrow
+pane's width; putting it back wraps them narrow again, and the reader stays at the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.app import fight, make_app, press, screen_text, settle, sync
+from tui.widgets.panes import LogPane
+
+pytestmark = pytest.mark.timeout(120)
+
+LONG = "Goblin Cutter 1 walks 6 squares to reach Mara the White, line {i}"
+
+
+def _texts(log: LogPane) -> list[str]:
+    return [strip.text.rstrip() for strip in log.lines]
+
+
+@sync
+async def test_enlarged_log_wraps_at_its_new_width_and_back() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        f = fight(app)
+        log = f.query_one("#log", LogPane)
+        for i in range(40):
+            log.note(LONG.format(i=i))
+        await pilot.pause()
+        narrow = _texts(log)
+        assert not any(LONG.format(i=39) == t for t in narrow)  # broken over lines at first
+        await press(pilot, "L")
+        assert f.maximized is log
+        wide = _texts(log)
+        assert LONG.format(i=39) in wide and LONG.format(i=0) in wide  # one line each now
+        assert len(wide) < len(narrow)
+        assert LONG.format(i=39) in screen_text(app)  # and the reader is still at the end
+        await press(pilot, "L")
+        assert f.maximized is None
+        assert _texts(log) == narrow  # wrapped as before
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y  # the newest lines in sight
+        assert "39" in screen_text(app)
+
+
+@sync
+async def test_a_reader_scrolled_back_stays_near_the_same_lines() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        f = fight(app)
+        log = f.query_one("#log", LogPane)
+        for i in range(80):
+            log.note(LONG.format(i=i))
+        await pilot.pause()
+        log.scroll_to(y=log.max_scroll_y // 2, animate=False)
+        await pilot.pause()
+        await press(pilot, "L")
+        await pilot.pause()
+        assert 0 < log.scroll_y < log.max_scroll_y  # not thrown to either end
