@@ -1,6 +1,9 @@
-"""The log pane wraps its lines again when its width changes: `L` enlarges it to the whole
+"""Panes at a size other than the one they started at.
+
+The log pane wraps its lines again when its width changes: `L` enlarges it to the whole
 screen, and a long line then uses the whole width instead of staying broken at the narrow
-pane's width; putting it back wraps them narrow again, and the reader stays at the end."""
+pane's width; putting it back wraps them narrow again, and the reader stays at the end. A map
+larger than its pane says which part of it is shown."""
 
 from __future__ import annotations
 
@@ -59,3 +62,13 @@ async def test_a_reader_scrolled_back_stays_near_the_same_lines() -> None:
         await press(pilot, "L")
         await pilot.pause()
         assert 0 < log.scroll_y < log.max_scroll_y  # not thrown to either end
+
+
+@sync
+async def test_a_cropped_map_says_which_columns_and_rows_of_the_whole_it_shows() -> None:
+    """At 80x24 a 30x20 map is cropped; its border names the window and the map's whole range
+    of coordinates ("x 0-19 of 0-29"), not a bare last index that reads as a count."""
+    app = make_app(source="default")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "of 0-29, y " in screen_text(app) and "of 0-19 ─" in screen_text(app)
