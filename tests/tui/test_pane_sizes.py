@@ -8,8 +8,11 @@ larger than its pane says which part of it is shown."""
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 
 from tests.support.app import fight, make_app, press, screen_text, settle, sync
+from tui.app import SkirmishApp
+from tui.screens.encounter import EncounterScreen
 from tui.widgets.panes import LogPane
 
 pytestmark = pytest.mark.timeout(120)
@@ -21,16 +24,22 @@ def _texts(log: LogPane) -> list[str]:
     return [strip.text.rstrip() for strip in log.lines]
 
 
+async def _long_log(app: SkirmishApp, pilot: Pilot[int], n: int) -> tuple[EncounterScreen, LogPane]:
+    """The fight screen once `n` long lines are in its log."""
+    await settle(pilot)
+    f = fight(app)
+    log = f.query_one("#log", LogPane)
+    for i in range(n):
+        log.note(LONG.format(i=i))
+    await pilot.pause()
+    return f, log
+
+
 @sync
 async def test_enlarged_log_wraps_at_its_new_width_and_back() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        f = fight(app)
-        log = f.query_one("#log", LogPane)
-        for i in range(40):
-            log.note(LONG.format(i=i))
-        await pilot.pause()
+        f, log = await _long_log(app, pilot, 40)
         narrow = _texts(log)
         assert not any(LONG.format(i=39) == t for t in narrow)  # broken over lines at first
         await press(pilot, "L")
@@ -51,12 +60,7 @@ async def test_enlarged_log_wraps_at_its_new_width_and_back() -> None:
 async def test_a_reader_scrolled_back_stays_near_the_same_lines() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        f = fight(app)
-        log = f.query_one("#log", LogPane)
-        for i in range(80):
-            log.note(LONG.format(i=i))
-        await pilot.pause()
+        _, log = await _long_log(app, pilot, 80)
         log.scroll_to(y=log.max_scroll_y // 2, animate=False)
         await pilot.pause()
         await press(pilot, "L")
