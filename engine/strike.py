@@ -20,7 +20,7 @@ from __future__ import annotations
 from engine.attacks import setup
 from engine.battle import Battle
 from engine.content.schema import Power, Weapon
-from engine.damage import DamagePlan, Shared, _damage_plan, deal_power_damage
+from engine.damage import DamagePlan, Shared, damage_plan, deal_power_damage
 from engine.events import Attack, Mod
 from engine.hp import adjust, deal_damage
 from engine.state import Combatant
@@ -120,7 +120,9 @@ def _plan(
     condition inputs and creature objects, the power and so its damage, the weapon; the
     ruleset is the battle's for good) but the outcome, which keys the plans in it. The one
     thing that changed since the setup, the attacker's `acted` (a first attack sets it), only
-    makes a creature flat-footed, which no damage adjustment reads."""
+    makes a creature flat-footed, which no damage adjustment reads. A plan not yet in the
+    entry comes from `damage_plan`, whose own memo (keyed by the two creatures, not their
+    squares) outlives a setup worked out again because someone moved."""
     spec = power.hit
     assert spec is not None and spec.damage is not None
     entry = battle.memo[("setup", c.id, target.id, id(power), id(weapon))]
@@ -129,7 +131,8 @@ def _plan(
         plans = entry[9] = {}
     plan = plans.get(outcome)
     if plan is None:
-        plan = plans[outcome] = _damage_plan(battle, c, target, spec, spec.damage, weapon, outcome)
+        # (`damage_plan`'s own memo outlives a setup whose squares changed)
+        plan = plans[outcome] = damage_plan(battle, c, target, spec, spec.damage, weapon, outcome)
     return plan
 
 
