@@ -18,7 +18,10 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
 - `exposure-x2`, `exposure-x3`: `classic` weighing its exposure two and three times as much
   (the patient copies that beat `classic` when the issue was filed).
 - `tactical-shooters`: `tactical` whose patience leaves out the enemies that strike from
-  afar (`read_shooters`), a candidate for the default not yet measured everywhere.
+  afar (`read_shooters`), a candidate for the default: its monsters win `crossroads-4srd`
+  against the tactical party where `tactical` ones lose it (docs/ai.md, "Asymmetric play",
+  "Round 7"), but as the party too it only ties there, and it falls to 59.5% against
+  `exposure-x3` in the `mirror` league.
 """
 
 from __future__ import annotations

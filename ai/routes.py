@@ -88,6 +88,24 @@ class _Walk(Route):
         self._parents = parents
 
 
+class _Labelled(Route):
+    """A route found by the label search (`_threat_routes`): its path comes from the
+    search's labels. Built with the slots its reads need (no parent links), for every
+    square of the search."""
+
+    __slots__ = ()
+
+    def __init__(self, end: Square, cost: int, mask: int, labels: list[_Label], index: int) -> None:
+        self.end = end
+        self.cost = cost
+        self.mask = mask
+        self.mode = "walk"
+        self._path = None
+        self._labels = labels
+        self._index = index
+        self._parents = None
+
+
 def routes(
     mg: MapGraph,
     start: Square,
@@ -190,11 +208,23 @@ def _threat_routes(
                 labels.append((nd, noa, nmask, v, li))
                 buckets[nd].append(n)
                 n += 1
-    return {
-        sq: Route(sq, None, labels[i][0], labels[i][2], "walk", labels, i)
-        for sq, i in last.items()
-        if sq != start and sq not in occupied
-    }
+    return _labelled_routes(labels, last, start, occupied)
+
+
+def _labelled_routes(
+    labels: list[_Label],
+    last: dict[Square, int],
+    start: Square,
+    occupied: frozenset[Square] | set[Square],
+) -> dict[Square, Route]:
+    """The label search's routes: each square's last (least provoking) label, in the order
+    the squares were first reached, but the start and the other creatures' squares."""
+    out: dict[Square, Route] = {}
+    for sq, i in last.items():
+        if sq != start and sq not in occupied:
+            label = labels[i]
+            out[sq] = _Labelled(sq, label[0], label[2], labels, i)
+    return out
 
 
 ROUTES_KEPT = 2
@@ -259,9 +289,10 @@ def _plain_routes(
 ) -> dict[Square, Route]:
     """`routes` when no threatened square is in reach: Dial's search, each square kept with
     the first square it was reached from (its parent: the path is rebuilt from those links
-    when asked for) and its cost, in the order the squares are found."""
+    when asked for) and its cost, in the order the squares are found (each square's route is
+    made as it is found: no cost table to copy into routes afterwards)."""
     parent: dict[Square, Square | None] = {start: None}
-    dist: dict[Square, int] = {start: 0}
+    out: dict[Square, Route] = {}
     buckets: list[list[Square]] = [[] for _ in range(budget + 3)]
     buckets[0].append(start)
     cost = mg.cost
@@ -280,7 +311,7 @@ def _plain_routes(
                     if v in parent or v in blocked:
                         continue
                     parent[v] = u
-                    dist[v] = nd1
+                    out[v] = _Walk(v, nd1, parent)
                     bucket1.append(v)
                 continue
             for v in vs:
@@ -290,12 +321,11 @@ def _plain_routes(
                 if not roomy and nd > budget:
                     continue
                 parent[v] = u
-                dist[v] = nd
+                out[v] = _Walk(v, nd, parent)
                 buckets[nd].append(v)
-    del dist[start]
     for sq in occupied:
-        dist.pop(sq, None)
-    return {sq: _Walk(sq, c, parent) for sq, c in dist.items()}
+        out.pop(sq, None)
+    return out
 
 
 def _mask_cost(mask: int, oa_cost: Sequence[float]) -> float:

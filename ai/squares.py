@@ -150,15 +150,18 @@ def best_post(
 ) -> tuple[Route, float] | None:
     """The best square to move to after attacking from where it stands (hit and run):
     among the shifts and the squares farthest from the enemies."""
-    pool = [sq for sq, r in moves.items() if r.mode == "shift"]
+    pool = []
+    keyed = []
+    gap = ctx.gap_capped
+    for sq, r in moves.items():
+        if r.mode == "shift":
+            pool.append(sq)
+        else:
+            keyed.append((route_cost[sq][0] - gap(sq), sq))
     # The 8 best by a key that orders every square (the square breaks ties): `nsmallest`
-    # is `sorted(...)[:8]` without sorting the whole turn's squares.
-    rest = heapq.nsmallest(
-        8,
-        (sq for sq, r in moves.items() if r.mode != "shift"),
-        key=lambda sq: (route_cost[sq][0] - ctx.gap_capped(sq), sq),
-    )
-    pool.extend(rest)
+    # is `sorted(...)[:8]` without sorting the whole turn's squares (over the keys built in
+    # one pass, with no key function called per square).
+    pool.extend([sq for _, sq in heapq.nsmallest(8, keyed)])
     best: tuple[Route, float] | None = None
     for sq in pool:
         v = ctx.value(sq) - route_cost[sq][0]

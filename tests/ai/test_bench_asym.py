@@ -71,3 +71,58 @@ def test_the_quick_table_has_a_row_per_encounter_and_a_total() -> None:
     assert rows == ["default", "fog", "total"]
     assert "tactical" in lines[start - 2] and "naive" in lines[start - 2]
     assert "paired" in lines[start - 2]  # tactical and classic both in the panel
+
+
+def test_the_paired_column_compares_the_pair_asked_for() -> None:
+    """`--pair A,B`: a candidate configuration against `classic`, seed by seed; the column
+    is named by the pair, and the total pairs every encounter's seeds."""
+    bench = load_script("benchmarks/bench_asym.py")
+    assert bench.pair_arg("tactical-shooters,classic") == ("tactical-shooters", "classic")
+    assert bench.pair_arg("tactical") is None and bench.pair_arg("a,a") is None
+    assert bench.pair_arg("a,,b") is None
+    panel = ["tactical-shooters", "classic"]
+    rows = [("fog", {"tactical-shooters": 2, "classic": 1})]
+    seeds = {"fog": {"tactical-shooters": [True, True, False], "classic": [False, True, False]}}
+    text = bench.table(rows, panel, 3, seeds, ("tactical-shooters", "classic"))
+    head, _, fog, total = text.splitlines()
+    assert "tactical-shooters vs classic" in head
+    assert fog.split()[-1] == "p=1.00" and "+1/-0" in fog and "+1/-0" in total
+
+
+def test_seeds_out_keeps_every_fight_for_later_runs_to_join(tmp_path: Path) -> None:
+    """`--seeds-out FILE`: one JSON line per encounter and player, the wins in seed order,
+    the same outcomes the table counts (so seeds 1-100 and 101-200 make 200 seeds)."""
+    import json
+
+    out = tmp_path / "seeds.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH),
+            "--fights",
+            "2",
+            "--seed",
+            "5",
+            "--encounters",
+            "default",
+            "--monsters",
+            "naive,classic",
+            "--pair",
+            "naive,classic",
+            "--seeds-out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(x["monsters"], x["seed"], x["party"]) for x in lines] == [
+        ("naive", 5, "classic"),
+        ("classic", 5, "classic"),
+    ]
+    bench = load_script("benchmarks/bench_asym.py")
+    assert lines[0]["won"] == bench.outcomes("default", "classic", "naive", 2, 1, 5)
+    assert "naive vs classic" in done.stdout

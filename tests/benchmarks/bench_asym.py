@@ -18,12 +18,16 @@ monsters win, the seeds only classic ones win, and the two-sided sign test's p o
 which seeds fell which way). Seeds both win or both lose say nothing about the difference,
 so this is sharper than comparing two Wilson intervals. `--discordant` prints those seeds
 (to read the fights one side won and the other lost: `skirmish sim NAME --runs 1 --seed S
---policy monsters=... --log-dir D`).
+--policy monsters=... --log-dir D`). `--pair A,B` compares two other players of the panel
+instead (a candidate configuration against `classic`: `--monsters tactical-shooters,classic
+--pair tactical-shooters,classic`); `--seeds-out FILE` appends every fight's outcome, one
+JSON line per encounter and player (the party, the first seed, the wins in seed order), so
+runs over different seeds can be put together (seeds 1-100 and 101-200 are 200 seeds).
 
 Run from the repository root:
     .venv/bin/python tests/benchmarks/bench_asym.py [--quick] [--fights N] [--jobs J]
         [--encounters default,fog,...] [--monsters tactical,classic,naive] [--party classic]
-        [--discordant]
+        [--discordant] [--pair A,B] [--seeds-out FILE]
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ if str(ROOT) not in sys.path:
 SEED = 1
 LEAGUE_MAPS = frozenset({"mirror", "field", "gate"})
 MONSTERS = ("tactical", "classic", "naive")
+PAIR = ("tactical", "classic")
 PARTY = "classic"
 QUICK_FIGHTS = 2
 
@@ -90,9 +95,27 @@ def paired(a: list[bool], b: list[bool]) -> tuple[int, int, float]:
 
 
 def paired_cell(a: list[bool], b: list[bool]) -> str:
-    """`+a/-b p=0.12`: the seeds only tactical won, only classic won, and the sign test's p."""
+    """`+a/-b p=0.12`: the seeds only `a` won (tactical), only `b` won (classic), and the
+    sign test's p."""
     only_a, only_b, p = paired(a, b)
     return f"+{only_a}/-{only_b} p={p:.2f}"
+
+
+def pair_arg(text: str) -> tuple[str, str] | None:
+    """`A,B` as the pair of players the paired column compares; None unless two names."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
+        return None
+    return parts[0], parts[1]
+
+
+def save_seeds(path: Path, name: str, party: str, seed: int, got: dict[str, list[bool]]) -> None:
+    """Append one JSON line per monster player: the encounter, the party's player, the
+    first seed and whether the monsters won each fight, in seed order."""
+    with path.open("a", encoding="utf-8") as out:
+        for m, won in got.items():
+            line = {"encounter": name, "party": party, "monsters": m, "seed": seed, "won": won}
+            out.write(json.dumps(line) + "\n")
 
 
 def verdict(row: dict[str, int], panel: list[str]) -> str:
@@ -124,12 +147,15 @@ def table(
     panel: list[str],
     fights: int,
     seeds: dict[str, dict[str, list[bool]]] | None = None,
+    pair_of: tuple[str, str] = PAIR,
 ) -> str:
     """The table; `seeds` (encounter -> monster player -> outcome per seed) adds the
-    `paired` column when it has both tactical's and classic's."""
-    pair = seeds is not None and {"tactical", "classic"} <= set(panel)
+    `paired` column when it has both players of `pair_of` (tactical's and classic's)."""
+    a, b = pair_of
+    pair = seeds is not None and {a, b} <= set(panel)
     head = f"{'encounter':<16}" + "".join(f"{m:>{WIDTH}}" for m in panel)
-    head += f"{'paired':>{WIDTH}}" if pair else ""
+    label = "paired" if pair_of == PAIR else f"{a} vs {b}"
+    head += f"{label:>{WIDTH}}" if pair else ""
     head += "  target"
     lines = [head, "-" * len(head)]
     every: dict[str, list[bool]] = {m: [] for m in panel}
@@ -137,14 +163,14 @@ def table(
         cells = "".join(f"{cell(row[m], fights):>{WIDTH}}" for m in panel)
         if pair and seeds is not None:
             got = seeds[name]
-            cells += f"{paired_cell(got['tactical'], got['classic']):>{WIDTH}}"
+            cells += f"{paired_cell(got[a], got[b]):>{WIDTH}}"
             for m in panel:
                 every[m] += got[m]
         lines.append(f"{name:<16}{cells}  {verdict(row, panel)}")
     n = fights * len(rows)
     total = "".join(f"{cell(sum(row[m] for _, row in rows), n):>{WIDTH}}" for m in panel)
     if pair:
-        total += f"{paired_cell(every['tactical'], every['classic']):>{WIDTH}}"
+        total += f"{paired_cell(every[a], every[b]):>{WIDTH}}"
     lines.append(f"{'total':<16}{total}")
     return "\n".join(lines)
 
@@ -162,9 +188,18 @@ def main() -> int:
     ap.add_argument(
         "--discordant",
         action="store_true",
-        help="print the seeds only tactical or only classic monsters win",
+        help="print the seeds only tactical or only classic monsters win (or --pair's)",
     )
+    ap.add_argument(
+        "--pair",
+        default=",".join(PAIR),
+        help="the two monster players the paired column compares (tactical,classic)",
+    )
+    ap.add_argument("--seeds-out", default=None, help="append each fight's outcome (JSON lines)")
     args = ap.parse_args()
+    pair_of = pair_arg(args.pair)
+    if pair_of is None:
+        ap.error(f"--pair wants two players, as A,B; got {args.pair!r}")
     fights = args.fights or (QUICK_FIGHTS if args.quick else 200)
     names = args.encounters.split(",") if args.encounters else encounters()
     panel = args.monsters.split(",")
@@ -177,17 +212,20 @@ def main() -> int:
         row = {m: sum(v) for m, v in got.items()}
         rows.append((name, row))
         print(f"{name}: {row}", file=sys.stderr, flush=True)
+        if args.seeds_out:
+            save_seeds(Path(args.seeds_out), name, args.party, args.seed, got)
     print(
         f"asymmetric: the party played by {args.party}, monsters' wins over seeds "
         f"{args.seed}..{args.seed + fights - 1} (95% Wilson interval)"
     )
-    print(table(rows, panel, fights, seeds))
-    if args.discordant and {"tactical", "classic"} <= set(panel):
+    print(table(rows, panel, fights, seeds, pair_of))
+    a, b = pair_of
+    if args.discordant and {a, b} <= set(panel):
         for name, got in seeds.items():
-            pairs = list(zip(got["tactical"], got["classic"], strict=True))
+            pairs = list(zip(got[a], got[b], strict=True))
             tac = [args.seed + i for i, (x, y) in enumerate(pairs) if x and not y]
             cls = [args.seed + i for i, (x, y) in enumerate(pairs) if y and not x]
-            print(f"{name}: only tactical wins seeds {tac}; only classic wins seeds {cls}")
+            print(f"{name}: only {a} wins seeds {tac}; only {b} wins seeds {cls}")
     print(f"CPU {_cpu() - t0:.1f}s, wall {time.perf_counter() - wall:.1f}s, jobs {args.jobs}")
     if args.json:
         print(json.dumps(dict(rows)))
