@@ -319,7 +319,10 @@ class Encounter:
             raise Impossible("the encounter has not started", Refusal.NOT_STARTED)
         cid = self.battle.current
         c = self.battle.combatants[cid] if cid else self._need_current()
-        return handler_for(action).check(self, c, action)
+        h = HANDLERS.get(action.name)
+        if h is None or not isinstance(action, h.action):
+            h = handler_for(action)  # (the refusal)
+        return h.check(self, c, action)
 
     # --- replay -------------------------------------------------------------------------
     @classmethod

@@ -7,6 +7,7 @@ answered by `targets_for`, which the UI and the AI call to show and choose legal
 
 from __future__ import annotations
 
+from engine import strike as strike_path
 from engine.actions import Impossible, UsePower
 from engine.attacks import can_see, setup
 from engine.battle import GRANTS_CA_TO_SOURCE, Battle
@@ -31,7 +32,8 @@ from engine.hp import heal as do_heal
 from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
 from engine.state import Combatant
-from engine.triggers import any_for, fire
+from engine.strike import plain_power, strike
+from engine.triggers import answers_attacks, any_for, fire
 
 Square = tuple[int, int]
 
@@ -267,6 +269,16 @@ def resolve(
 ) -> None:
     """Roll and apply `power` against `targets` (the action is already paid for)."""
     weapon = c.weapon_for(power)
+    if (
+        len(targets) == 1
+        and not act.squares
+        and battle.dice.quiet
+        and strike_path.ON
+        and plain_power(battle, power)
+        and not answers_attacks(battle, target := battle.combatants[targets[0]])
+    ):  # one plain attack: `engine.strike`, the same rolls and events for less
+        strike(battle, c, target, power, weapon, opportunity)
+        return
     shared = Shared(targets=len(targets))
     origin: tuple[Square, ...] | None = None
     if power.kind == "area" and act.origin is not None:
@@ -274,11 +286,7 @@ def resolve(
     elif power.kind == "close":
         origin = battle.squares(c)
     if power.attack is None:
-        if power.effect is None:
-            battle.emit(Note(c.id, f"{c.name} uses {power.name}."))
-        for tid in targets:
-            apply_outcome(battle, c, battle[tid], power, power.effect, weapon, shared, "effect")
-        _self_effects(battle, c, power, power.effect)
+        _effect_only(battle, c, power, targets, weapon, shared)
         return
     outcomes: set[str] = set()
     all_targets = tuple(targets)
@@ -319,6 +327,22 @@ def resolve(
         _self_effects(battle, c, power, power.miss)
     if power.effect is not None:
         _self_effects(battle, c, power, power.effect)
+
+
+def _effect_only(
+    battle: Battle,
+    c: Combatant,
+    power: Power,
+    targets: list[str],
+    weapon: Weapon | None,
+    shared: Shared,
+) -> None:
+    """A power with no attack roll: its effect on each target, then on its user."""
+    if power.effect is None:
+        battle.emit(Note(c.id, f"{c.name} uses {power.name}."))
+    for tid in targets:
+        apply_outcome(battle, c, battle[tid], power, power.effect, weapon, shared, "effect")
+    _self_effects(battle, c, power, power.effect)
 
 
 def attack_roll(

@@ -87,6 +87,20 @@ def any_for(battle: Battle, *kinds: str) -> bool:
     return not table.keys().isdisjoint(kinds)
 
 
+def answers_attacks(battle: Battle, target: Combatant) -> bool:
+    """Has `target` a power set off by being hit or missed? Only its own can answer an attack
+    on it (`SELF_KINDS`), so when it has none, `fire` of "hit" or "missed" on it asks nobody
+    (`_index` inlined: asked on every attack)."""
+    hit: _Index | None = battle.memo.get(_MEMO)
+    if hit is None or hit.roster != battle.combatants.version:
+        hit = _build(battle)
+    by_self = hit.by_self
+    if not by_self:
+        return False
+    tid = target.id
+    return ("hit", tid) in by_self or ("missed", tid) in by_self
+
+
 def may_react(battle: Battle, r: Combatant) -> bool:
     """Can `r` take an immediate action now: standing, able to react (F-TRN-5: not while
     surprised in the surprise round), not on its own turn, none yet this round."""

@@ -85,12 +85,18 @@ def can_spend(
 def can_spend_one(battle: Battle, c: Combatant, kind: str) -> bool:
     """`can_spend(battle, c, (kind,))`, for the engine's own checks (asked for every power
     of every creature on every query: kept cheap)."""
-    if kind not in ACTION_KINDS or kind not in battle.ruleset.turn_actions(battle):
+    spent = battle.spent
+    std = spent.get("standard", 0)
+    mov = spent.get("move", 0)
+    total = std + mov + spent.get("minor", 0) + 1
+    if kind == "standard":
+        std += 1
+    elif kind == "move":
+        mov += 1
+    elif kind != "minor":
+        return False  # not a kind a turn counts (ACTION_KINDS)
+    if kind not in battle.ruleset.turn_actions(battle):
         return False
-    got = battle.spent.get
-    std = got("standard", 0) + (kind == "standard")
-    mov = got("move", 0) + (kind == "move")
-    total = std + mov + got("minor", 0) + (kind == "minor")
     # `_fits`, inlined; whether only one action is allowed matters from the second one on.
     if total > 1 and (battle.surprise_round or battle.has(c, "dazed")):
         return False

@@ -12,6 +12,7 @@ from engine.movement import provoke_for_act
 from engine.powers import provoking_kind, resolve, resolve_targets, usable_refusal
 from engine.refusals import Refusal
 from engine.state import ActiveEffect
+from engine.turn_budget import can_spend_one
 
 if TYPE_CHECKING:
     from engine.content.schema import Power
@@ -33,13 +34,14 @@ class UsePowerHandler(Handler[UsePower]):
     def check(self, enc: Encounter, c: Combatant, act: UsePower) -> tuple[Power, list[str]]:
         """The plan: the power and the creatures it affects."""
         b = enc.battle
-        p = power_of(c, act.power)
-        if p.usage != "at-will" or p.action not in _PLAIN:  # (X-PWR-1: never refused)
+        p = c.power(act.power) or power_of(c, act.power)  # (the refusal when it has none)
+        kind = p.action
+        if p.usage != "at-will" or kind not in _PLAIN:  # (X-PWR-1: never refused)
             refusal = usable_refusal(b, c, p)
             if refusal is not None:
                 raise refusal
-        if p.action in _SPENT:
-            spend_check(enc, p.action, p.name, c)
+        if kind in _SPENT and not can_spend_one(b, c, kind):
+            spend_check(enc, kind, p.name, c)  # (raises: F-TRN-1)
         return p, resolve_targets(b, c, p, act)
 
     def perform(
