@@ -55,7 +55,7 @@ def deal_power_damage(
     if outcome == "miss" and target.creature.minion:
         return  # minions never take damage from a miss
     plan = damage_plan(battle, c, target, spec, dspec, weapon, outcome)
-    expr, text, halve, minimum, types, dr = plan[:6]
+    expr, text = plan.expr, plan.text
     rs = battle.ruleset
     crit = outcome == "crit"
     crit_extra = None
@@ -78,11 +78,35 @@ def deal_power_damage(
         if shared.roll is None:
             shared.roll = _roll_damage(battle, c, target, power, plan, shared.targets)
         rolled_total, rolls = shared.roll.total, shared.roll.faces
-    if plan[6] and not target.temp_hp:  # nothing adjusts it (`DamagePlan.plain`)
+    deal_planned(
+        battle, c, target, power, plan, outcome, text, rolled_total, tuple(rolls), crit_extra
+    )
+
+
+def deal_planned(
+    battle: Battle,
+    c: Combatant,
+    target: Combatant,
+    power: Power,
+    plan: DamagePlan,
+    outcome: str,
+    text: str,
+    rolled: int,
+    rolls: tuple[int, ...],
+    crit_extra: dict[str, object] | None = None,
+) -> None:
+    """A rolled total of `plan`'s damage, adjusted (F-DMG-1..5) and dealt to `target`."""
+    if plan.plain and not target.temp_hp:  # nothing adjusts it (`DamagePlan.plain`)
         mods: list[Mod] = []
     else:
         mods = adjust(
-            battle, target, rolled_total, types, halve=halve, minimum=minimum, reduction=dr
+            battle,
+            target,
+            rolled,
+            plan.types,
+            halve=plan.halve,
+            minimum=plan.minimum,
+            reduction=plan.reduction,
         )
     deal_damage(
         battle,
@@ -91,9 +115,9 @@ def deal_power_damage(
         power=power.id,
         cause=_CAUSE.get(outcome, "effect"),
         dice=text,
-        rolls=tuple(rolls),
-        rolled=rolled_total,
-        types=types,
+        rolls=rolls,
+        rolled=rolled,
+        types=plan.types,
         adjustments=mods,
         crit_extra=crit_extra,
     )

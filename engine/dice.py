@@ -501,17 +501,26 @@ def roll(
     """Roll `expr`; `maximize` rolls nothing and takes the maximum (ffd20 criticals)."""
     if maximize:
         return Roll(expr, (), expr.max())
+    total, faces = draw(expr, source, purpose, who)
+    return Roll(expr, faces, total)
+
+
+def draw(
+    expr: DiceExpr, source: DiceSource, purpose: str = "", who: str | None = None
+) -> tuple[int, tuple[int, ...]]:
+    """The faces of `expr` drawn from `source`, term by term in order, and their total with
+    the constant: `roll` without the `Roll` (the plain strike, `engine.strike`)."""
     faces: list[int] = []
     total = expr.constant
-    draw = source.roll
+    take = source.roll
     for t in expr.terms:
         subtotal = 0
         for _ in range(t.count):
-            face = draw(t.sides, purpose, who)
+            face = take(t.sides, purpose, who)
             faces.append(face)
             subtotal += face
         total += subtotal if t.sign > 0 else -subtotal
-    return Roll(expr, tuple(faces), total)
+    return total, tuple(faces)
 
 
 def d20(source: DiceSource, purpose: str = "", who: str | None = None) -> int:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from engine import strike as strike_path
 from engine.actions import Impossible, UsePower
-from engine.attacks import can_see, setup
+from engine.attacks import can_see
 from engine.battle import GRANTS_CA_TO_SOURCE, Battle
 from engine.content.schema import TRIGGERED_ACTIONS, EffectSpec, Outcome, Power, Weapon
 from engine.damage import Shared, deal_power_damage
 from engine.dice import DiceExpr
 from engine.effects import add_effect, saving_throw
-from engine.events import Attack, Check, Immune, Note
+from engine.events import Check, Immune, Note
 from engine.forced import forced_move, shift_self
 from engine.grid import (
     adjacent,
@@ -26,13 +26,12 @@ from engine.grid import (
     distance,
     line_of_effect,
 )
-from engine.hints import attack_hint
 from engine.hp import gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
 from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
 from engine.state import Combatant
-from engine.strike import plain_power, strike
+from engine.strike import attack_roll, plain_power, strike
 from engine.triggers import answers_attacks, any_for, fire
 
 Square = tuple[int, int]
@@ -343,98 +342,6 @@ def _effect_only(
     for tid in targets:
         apply_outcome(battle, c, battle[tid], power, power.effect, weapon, shared, "effect")
     _self_effects(battle, c, power, power.effect)
-
-
-def attack_roll(
-    battle: Battle,
-    c: Combatant,
-    target: Combatant,
-    power: Power,
-    weapon: Weapon | None,
-    origin: tuple[Square, ...] | None,
-    all_targets: tuple[str, ...],
-    *,
-    opportunity: bool = False,
-    aimed: Square | None = None,
-    reacts: bool | None = None,
-) -> str:
-    """Roll `power`'s attack on `target` and log it: the outcome ("void": an interrupt
-    dropped the attacker). `reacts`: whether anyone has a power triggered by a hit or a miss
-    (`any_for`), when the caller has asked."""
-    assert power.attack is not None
-    if reacts is None:
-        reacts = any_for(battle, "hit", "missed")
-    s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
-    vs = power.attack.vs
-    dice = battle.dice
-    if dice.quiet:  # nobody reads the purpose: the same draw, without writing it
-        natural = dice.roll(20, "", c.id)
-    else:
-        natural = battle.d20(
-            f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
-            c.id,
-            lambda: attack_hint(battle.ruleset, s, vs),
-        )
-    total = natural + s.bonus
-    wrong = aimed is not None and aimed not in battle.squares(target)
-    confirm = None
-    if wrong:  # F-MOD-12: an automatic miss, and the attacker learns nothing more
-        outcome = "miss"
-    else:
-        rs = battle.ruleset
-        outcome = rs.outcome(natural, total, s.defense, s.crit_low)
-        if outcome == "hit" and s.coup_de_grace and total >= s.defense:
-            outcome = "crit"  # F-ATK-8
-        if rs.confirms_threats:  # d20srd D-8
-            outcome, confirm = rs.confirm_threat(battle, c, natural, outcome, s)
-        if reacts:
-            outcome, wrong = _interrupted(battle, c, target, power, outcome)
-            if outcome == "void":
-                return outcome
-    battle.emit(
-        Attack(
-            c.id,
-            target.id,
-            power.id,
-            power.kind,
-            vs,
-            natural,
-            s.modifiers,
-            total,
-            None if wrong else s.defense,
-            outcome,
-            wrong,
-            opportunity,
-            s.combat_advantage,
-            s.cover,
-            s.concealment,
-            s.flanking,
-            confirm,
-        )
-    )
-    c.acted = True
-    return outcome
-
-
-def _interrupted(
-    battle: Battle, c: Combatant, target: Combatant, power: Power, outcome: str
-) -> tuple[str, bool]:
-    """Interrupts of a hit or a miss resolve before it does and can void it: a target no
-    longer where the attack was aimed is missed ("wrong square", as F-MOD-12's), and an
-    attacker that drops makes no attack ("void"). (outcome, wrong square)"""
-    before = battle.squares(target)
-    on = "missed" if outcome == "miss" else "hit"
-    if not fire(battle, on, interrupt=True, subject=target, by=c, melee=power.kind == "melee"):
-        return outcome, False
-    if not c.standing:
-        battle.emit(Note(c.id, f"{c.name}'s attack on {target.name} is cut short."))
-        return "void", False
-    if not target.alive or battle.squares(target) != before:
-        return "miss", True
-    return outcome, False
-
-
-_DEF = {"ac": "AC", "fortitude": "Fortitude", "reflex": "Reflex", "will": "Will"}
 
 
 def apply_outcome(

@@ -1,32 +1,132 @@
-"""A plain strike: `engine.powers.resolve` for the commonest use of a power, flattened.
+"""An attack roll, and the plain strike: `engine.powers.resolve` for the commonest use of a
+power, flattened.
+
+`attack_roll` is the one owner of an attack's roll: its setup, the d20, the outcome (F-ATK-1..8,
+the ruleset's threat confirmation, interrupts that void it) and the `Attack` event. `resolve`
+calls it for each target of any power, and `strike` for its one.
 
 Most attacks in a fight are one creature's melee or ranged attack on one creature, whose hit
-deals damage and does nothing else (every basic attack, most monster attacks), with nobody in
-the fight holding a power that a hit or a miss sets off. For those, `resolve`'s general
-machinery (a list of targets, aimed squares, outcomes collected for the self effects, the
-hit's effects, forced movement, healing and saves, the reactions to a hit) has nothing to do,
-and `strike` does only what is left: the roll's setup, the d20, the outcome, the `Attack`
-event and the hit's damage (its plan, the roll and the hit points: no shared roll, no `Roll`
-kept for a second target), in the same order, with the same dice and the same events
-(F-ATK-1..8, F-DMG-1..5). `resolve` hands such an attack here (`plain_power`, `strikes`).
+deals damage and does nothing else (every basic attack, most monster attacks), on a target
+with no power that a hit or a miss sets off. For those, `resolve`'s general machinery (a list
+of targets, aimed squares, outcomes collected for the self effects, the hit's effects, forced
+movement, healing and saves, the reactions to a hit) has nothing to do, and `strike` does only
+what is left: `attack_roll`, then the hit's damage through the same owners as
+`engine.damage.deal_power_damage` (its plan, `engine.dice.draw`, `engine.damage.deal_planned`)
+without the shared roll kept for a second target. The same dice in the same order and the same
+events (F-DMG-1..5). `resolve` hands such an attack here (`plain_power`, `strike`).
 
 tests/engine/test_strike.py plays fights of every ruleset with this path on and off and
 compares the logs byte for byte; a replay (recorded dice) takes the general path, so every
 undo and resumed save also compares the two.
 """
-
 from __future__ import annotations
 
 from engine.attacks import setup
 from engine.battle import Battle
 from engine.content.schema import Power, Weapon
-from engine.damage import DamagePlan, Shared, damage_plan, deal_power_damage
-from engine.events import Attack, Mod
-from engine.hp import adjust, deal_damage
+from engine.damage import DamagePlan, Shared, damage_plan, deal_planned, deal_power_damage
+from engine.dice import draw
+from engine.events import Attack, Note
+from engine.hints import attack_hint
 from engine.state import Combatant
+from engine.triggers import any_for, fire
+
+Square = tuple[int, int]
 
 ON = True
 """The path is taken (tests turn it off to compare with the general path)."""
+
+
+def attack_roll(
+    battle: Battle,
+    c: Combatant,
+    target: Combatant,
+    power: Power,
+    weapon: Weapon | None,
+    origin: tuple[Square, ...] | None,
+    all_targets: tuple[str, ...],
+    *,
+    opportunity: bool = False,
+    aimed: Square | None = None,
+    reacts: bool | None = None,
+) -> str:
+    """Roll `power`'s attack on `target` and log it: the outcome ("void": an interrupt
+    dropped the attacker). `reacts`: whether anyone has a power triggered by a hit or a miss
+    (`any_for`), when the caller has asked."""
+    assert power.attack is not None
+    if reacts is None:
+        reacts = any_for(battle, "hit", "missed")
+    s = setup(battle, c, target, power, weapon, origin, all_targets=all_targets)
+    vs = power.attack.vs
+    dice = battle.dice
+    if dice.quiet:  # nobody reads the purpose: the same draw, without writing it
+        natural = dice.roll(20, "", c.id)
+    else:
+        natural = battle.d20(
+            f"{c.name}: {power.name} vs {target.name}'s {_DEF[vs]}",
+            c.id,
+            lambda: attack_hint(battle.ruleset, s, vs),
+        )
+    total = natural + s.bonus
+    wrong = aimed is not None and aimed not in battle.squares(target)
+    confirm = None
+    if wrong:  # F-MOD-12: an automatic miss, and the attacker learns nothing more
+        outcome = "miss"
+    else:
+        rs = battle.ruleset
+        outcome = rs.outcome(natural, total, s.defense, s.crit_low)
+        if outcome == "hit" and s.coup_de_grace and total >= s.defense:
+            outcome = "crit"  # F-ATK-8
+        if rs.confirms_threats:  # d20srd D-8
+            outcome, confirm = rs.confirm_threat(battle, c, natural, outcome, s)
+        if reacts:
+            outcome, wrong = _interrupted(battle, c, target, power, outcome)
+            if outcome == "void":
+                return outcome
+    battle.emit(
+        Attack(
+            c.id,
+            target.id,
+            power.id,
+            power.kind,
+            vs,
+            natural,
+            s.modifiers,
+            total,
+            None if wrong else s.defense,
+            outcome,
+            wrong,
+            opportunity,
+            s.combat_advantage,
+            s.cover,
+            s.concealment,
+            s.flanking,
+            confirm,
+        )
+    )
+    c.acted = True
+    return outcome
+
+
+def _interrupted(
+    battle: Battle, c: Combatant, target: Combatant, power: Power, outcome: str
+) -> tuple[str, bool]:
+    """Interrupts of a hit or a miss resolve before it does and can void it: a target no
+    longer where the attack was aimed is missed ("wrong square", as F-MOD-12's), and an
+    attacker that drops makes no attack ("void"). (outcome, wrong square)"""
+    before = battle.squares(target)
+    on = "missed" if outcome == "miss" else "hit"
+    if not fire(battle, on, interrupt=True, subject=target, by=c, melee=power.kind == "melee"):
+        return outcome, False
+    if not c.standing:
+        battle.emit(Note(c.id, f"{c.name}'s attack on {target.name} is cut short."))
+        return "void", False
+    if not target.alive or battle.squares(target) != before:
+        return "miss", True
+    return outcome, False
+
+
+_DEF = {"ac": "AC", "fortitude": "Fortitude", "reflex": "Reflex", "will": "Will"}
 
 
 def plain_power(battle: Battle, power: Power) -> bool:
@@ -68,41 +168,9 @@ def strike(
     dice (`RecordingDice.quiet`) and no power in the fight set off by a hit or a miss."""
     if not target.alive or not c.standing:
         return
-    s = setup(battle, c, target, power, weapon, None, all_targets=(target.id,))
-    attack = power.attack
-    assert attack is not None and power.hit is not None
-    natural = battle.dice.roll(20, "", c.id)
-    total = natural + s.bonus
-    rs = battle.ruleset
-    defense = s.defense
-    outcome: str = rs.outcome(natural, total, defense, s.crit_low)
-    if outcome == "hit" and s.coup_de_grace and total >= defense:
-        outcome = "crit"  # F-ATK-8
-    confirm = None
-    if rs.confirms_threats:  # d20srd D-8
-        outcome, confirm = rs.confirm_threat(battle, c, natural, outcome, s)
-    battle.emit(
-        Attack(
-            c.id,
-            target.id,
-            power.id,
-            power.kind,
-            attack.vs,
-            natural,
-            s.modifiers,
-            total,
-            defense,
-            outcome,
-            False,
-            opportunity,
-            s.combat_advantage,
-            s.cover,
-            s.concealment,
-            s.flanking,
-            confirm,
-        )
+    outcome = attack_roll(
+        battle, c, target, power, weapon, None, (target.id,), opportunity=opportunity, reacts=False
     )
-    c.acted = True
     if outcome != "miss" and target.alive:
         _hit(battle, c, target, power, weapon, outcome)
 
@@ -154,39 +222,5 @@ def _hit(
         deal_power_damage(battle, c, target, power, spec, weapon, Shared(1), outcome)
         return
     plan = _plan(battle, c, target, power, weapon, outcome)
-    expr = plan.expr
-    faces: list[int] = []
-    total = expr.constant
-    draw = battle.dice.roll
-    who = c.id
-    for t in expr.terms:  # `engine.dice.roll`: the same draws in the same order
-        subtotal = 0
-        for _ in range(t.count):
-            face = draw(t.sides, "", who)
-            faces.append(face)
-            subtotal += face
-        total += subtotal if t.sign > 0 else -subtotal
-    if plan.plain and not target.temp_hp:  # nothing adjusts it (`DamagePlan.plain`)
-        mods: list[Mod] = []
-    else:
-        mods = adjust(
-            battle,
-            target,
-            total,
-            plan.types,
-            halve=plan.halve,
-            minimum=plan.minimum,
-            reduction=plan.reduction,
-        )
-    deal_damage(
-        battle,
-        target,
-        source=c,
-        power=power.id,
-        cause=outcome,
-        dice=plan.text,
-        rolls=tuple(faces),
-        rolled=total,
-        types=plan.types,
-        adjustments=mods,
-    )
+    rolled, faces = draw(plan.expr, battle.dice, "", c.id)
+    deal_planned(battle, c, target, power, plan, outcome, plan.text, rolled, faces)
