@@ -19,6 +19,7 @@ tests/engine/test_strike.py plays fights of every ruleset with this path on and 
 compares the logs byte for byte; a replay (recorded dice) takes the general path, so every
 undo and resumed save also compares the two.
 """
+
 from __future__ import annotations
 
 from engine.attacks import setup
