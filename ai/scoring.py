@@ -24,6 +24,7 @@ from ai.distances import Distances
 from ai.facts import Facts, facts_of
 from ai.memory import Danger, SideMemory
 from ai.position import square_value
+from ai.previews import damage_part
 from ai.roles import Weights
 from ai.utility import condition_value, usage_cost
 from engine.attacks import AttackPreview, condition_inputs, damage_expr
@@ -249,19 +250,11 @@ class Context:
         return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
 
     def crit_damage(self, p: Power, t: Combatant) -> float:
-        """The ruleset's mean damage of a critical hit of my `p` on `t` (`damage_means`)."""
-        key = (p.id, t.id)
-        hit = self.c.crit.get(key)
-        if hit is None:
-            f = self.f
-            expr = self.expr(p)
-            means = (
-                f.b.ruleset.damage_means(f.b, f.me, t, p, f.me.weapon_for(p), expr)
-                if expr is not None
-                else (0.0, 0.0)
-            )
-            hit = self.c.crit[key] = float(means[1])
-        return hit
+        """The ruleset's mean damage of a critical hit of my `p` on `t` (`damage_means`): the
+        second of the means in the decision's `DamagePart` of `p` on `t`, which asks the
+        ruleset the very same question (`ai.previews.damage_part`; issue 14: asked once)."""
+        means = damage_part(self, p, t).means
+        return float(means[1]) if means is not None else 0.0
 
     def conditions_of(self, c: Combatant) -> set[str]:
         """`Battle.conditions`, once per creature per decision."""
