@@ -136,7 +136,7 @@ class GridPane(Widget, can_focus=False):
         w, h = self.bmap.width, self.bmap.height
         cropped = cols < w or rows < h
         subtitle = (
-            f"x {x0}-{x0 + cols - 1} of {w - 1}, y {y0}-{y0 + rows - 1} of {h - 1}"
+            f"x {x0}-{x0 + cols - 1} of 0-{w - 1}, y {y0}-{y0 + rows - 1} of 0-{h - 1}"
             if cropped
             else ""
         )

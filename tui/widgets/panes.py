@@ -6,10 +6,13 @@ number and a bar, state words, condition codes), so nothing is told by colour al
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
+from typing import Any, Self
 
 from rich.style import Style
 from rich.text import Text
+from textual.events import Resize
 from textual.geometry import Size
 from textual.widgets import RichLog, Static
 
@@ -151,20 +154,65 @@ class InitiativePane(Static):
 
 
 class LogPane(RichLog):
-    """Scrollback of log lines, coloured by kind; the lines themselves say everything."""
+    """Scrollback of log lines, coloured by kind; the lines themselves say everything.
+
+    RichLog wraps a line once, at the width it had when written. This pane keeps the entries
+    it was given (as many as it keeps lines) and wraps them again when its width changes: `L`
+    enlarges the log to the whole screen, and the lines then use the whole width instead of
+    staying wrapped at the narrow pane's."""
 
     ALLOW_MAXIMIZE = True  # L enlarges it to the whole screen
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._entries: deque[Text] = deque(maxlen=self.max_lines)
+        self._wrapped_at = 0
+        self._height_was = 0
+
     def add(self, lines: Iterable[Line]) -> None:
         for ln in lines:
-            self.write(Text(clean(ln.text), style=KIND_STYLE.get(ln.kind, Style())))
+            self._keep(Text(clean(ln.text), style=KIND_STYLE.get(ln.kind, Style())))
 
     def note(self, text: str) -> None:
         """A line from the app itself (saved, resumed, exported), not from the fight."""
-        self.write(Text(clean(text), style=Style(color="bright_cyan", italic=True)))
+        self._keep(Text(clean(text), style=Style(color="bright_cyan", italic=True)))
 
     def error(self, text: str) -> None:
-        self.write(Text(clean(text), style=KIND_STYLE["error"]))
+        self._keep(Text(clean(text), style=KIND_STYLE["error"]))
+
+    def _keep(self, entry: Text) -> None:
+        self._entries.append(entry)
+        self.write(entry)
+
+    def clear(self) -> Self:
+        self._entries.clear()
+        return super().clear()
+
+    def on_resize(self, event: Resize) -> None:
+        # Textual calls RichLog's own on_resize after this one (handlers run down the MRO).
+        width = event.size.width
+        if self._wrapped_at and width and width != self._wrapped_at and self._entries:
+            self._rewrap()
+        if width:
+            self._wrapped_at = width
+        self._height_was = self.scrollable_content_region.height
+
+    def _rewrap(self) -> None:
+        """Write every kept entry again at the new width, keeping the reader's place: at the
+        end if they were there (judged by the height before the resize: the scroll offset is
+        not moved yet), else at the same share of the scrollback."""
+        total = self.virtual_size.height
+        at_end = self.scroll_y + self._height_was >= total
+        share = self.scroll_y / max(1, total)
+        entries = list(self._entries)
+        super().clear()
+        for entry in entries:
+            self.write(entry, scroll_end=False)
+        if at_end:
+            self.scroll_end(animate=False, x_axis=False)  # once the new size is laid out
+        else:
+            y = round(share * self.virtual_size.height)
+            self.call_after_refresh(self.scroll_to, y=y, animate=False)
 
 
 class StatusLine(Static):
