@@ -78,11 +78,29 @@ def attack_plans(turn: Turn, powers: list[Power], top_k: int) -> tuple[list[Opti
     attacks were tried from (`ai.squares.far_squares`)."""
     attack_sq = attack_squares(turn)
     top = far_squares(turn.ctx, powers, attack_sq, turn.route_cost, turn.moves, top_k)
-    post = hit_and_run(turn, powers)
+    post = _Post(turn, powers)
     scored = _score_all(turn, powers, attack_sq, top, post)
     scored.sort(key=lambda x: (-x.score, x.order))
-    options = [_option(turn, s, attack_sq, post) for s in scored[: MAX_CANDIDATES * 2]]
+    options = [_option(turn, s, attack_sq, post.get()) for s in scored[: MAX_CANDIDATES * 2]]
     return options, top
+
+
+class _Post:
+    """`hit_and_run`'s post, looked for only when a candidate attacks from where the
+    creature stands (issue 14: a turn with no such candidate never reads it; the search
+    reads the decision's facts and caches only, so when it runs changes nothing)."""
+
+    def __init__(self, turn: Turn, powers: list[Power]) -> None:
+        self.turn = turn
+        self.powers = powers
+        self.done = False
+        self.post: tuple[Route, float] | None = None
+
+    def get(self) -> tuple[Route, float] | None:
+        if not self.done:
+            self.done = True
+            self.post = hit_and_run(self.turn, self.powers)
+        return self.post
 
 
 def _score_all(
@@ -90,7 +108,7 @@ def _score_all(
     powers: list[Power],
     attack_sq: dict[Square, Route | None],
     top: list[Square],
-    post: tuple[Route, float] | None,
+    lazy: _Post,
 ) -> list[Scored]:
     ctx = turn.ctx
     f = ctx.f
@@ -110,7 +128,8 @@ def _score_all(
             spend = 0.0 if at_will else ctx.spend_cost(p, worth, [f.b[h.target] for h in hits])
             here = turn.value(sq)
             score = worth * surv - cost - spend + here
-            run = via is None and post is not None and post[1] > here + 0.5
+            post = lazy.get() if via is None else None
+            run = post is not None and post[1] > here + 0.5
             if run and post is not None:
                 score += post[1] - here
             out.append(Scored(score, len(out), p, sq, hits, origin, run))

@@ -58,8 +58,6 @@ class Caches:
     """`conditions_of`: creature -> `Battle.conditions`."""
     exprs: dict[str, DiceExpr | None] = field(default_factory=dict)
     """`expr`: my power -> its damage expression."""
-    crit: dict[tuple[str, str], float] = field(default_factory=dict)
-    """`crit_damage`: (my power, target) -> mean damage of a critical hit."""
     flank_sides: dict[str, frozenset[Side]] = field(default_factory=dict)
     """`flank_sides`: target -> the sides of it from which I would flank it."""
     ranges: dict[str, int] = field(default_factory=dict)

@@ -17,22 +17,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from ai.caches import Caches, RoughCreature
 from ai.distances import Distances
 from ai.facts import Facts, facts_of
 from ai.memory import Danger, SideMemory
 from ai.position import square_value
+from ai.previews import damage_part
 from ai.roles import Weights
 from ai.utility import condition_value, usage_cost
-from engine.attacks import AttackPreview, damage_expr
+from engine.attacks import AttackPreview, condition_inputs, damage_expr
+from engine.battle import Battle
 from engine.content.schema import Power
 from engine.dice import DiceExpr
 from engine.encounter import Encounter
-from engine.estimates import attack_base, estimate
+from engine.estimates import AttackBase, attack_base, estimate
 from engine.flanking import Side, flank_sides, flanking
 from engine.grid import distance, footprint, line_of_effect
 from engine.powers import eligible, power_range
+from engine.rulesets.base import Ruleset
 from engine.state import Combatant
 
 Square = tuple[int, int]
@@ -113,20 +117,24 @@ class Context:
         rng = 0
         b = self.f.b
         team = [self.f.me, *self.f.allies]
+        kept = self._danger_parts(e)
         for p in e.powers:
             if p.attack is None or p.usage not in ("at-will", "recharge"):
                 continue
             if p.kind not in ("melee", "ranged", "area", "close"):
                 continue
-            base = attack_base(b, e, p)
+            base = attack_base(b, e, p) if kept is None else _kept_base(kept, b, e, p)
             if base is None:
                 continue
             vs = p.attack.vs
             # The ruleset's odds and damage on each of my side, at its bare defense.
             total = 0.0
             for t in team:
-                est = estimate(b, e, t, p, defense=b.ruleset.defense(t, vs), base=base)
-                total += est.expected if est is not None else 0.0
+                if kept is None:
+                    est = estimate(b, e, t, p, defense=b.ruleset.defense(t, vs), base=base)
+                    total += est.expected if est is not None else 0.0
+                else:
+                    total += _kept_expected(kept, b, e, t, p, base)
             exp = total / len(team)
             if p.kind in ("melee", "close"):
                 melee = max(melee, exp)
@@ -134,6 +142,28 @@ class Context:
                 ranged = max(ranged, exp)
                 rng = max(rng, p.range or 0)
         return Danger(max(melee, ranged * 0.8), ranged, rng, b.speed(e), e.reach)
+
+    def _danger_parts(self, e: Combatant) -> dict[object, object] | None:
+        """What `_danger(e)` works out per power (`attack_base`) and per power and member of
+        my side (the expected damage of `estimate`), kept per battle across rounds and
+        deciders (issue 14: the side's table is per round and a sum over my side), for `e`
+        as it is now: keyed by everything those read of `e` (its conditions' inputs,
+        `engine.attacks.condition_inputs`, which cover the effects that hold its modifiers;
+        its creature and powers), each entry by the member's creature (its defenses). None
+        under a ruleset whose damage means read the situation (d20srd's sneak attack reads
+        flanking): worked out every time."""
+        b = self.f.b
+        if type(b.ruleset).damage_means is not Ruleset.damage_means:
+            return None
+        version, state, acted, surprised, surprise_round, creature = condition_inputs(b, e)
+        key = ("ai-danger", e.id, version, state, acted, surprised, surprise_round)
+        hit = b.memo.get(key)
+        if hit is not None and hit[0] is e.powers and hit[1] is creature:
+            parts: dict[object, object] = hit[2]
+            return parts
+        parts = {}
+        b.memo[key] = (e.powers, creature, parts)
+        return parts
 
     def kill_value(self, t: Combatant) -> float:
         """Hit points' worth of dropping `t`: about two rounds of what it deals, plus a base."""
@@ -220,19 +250,11 @@ class Context:
         return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
 
     def crit_damage(self, p: Power, t: Combatant) -> float:
-        """The ruleset's mean damage of a critical hit of my `p` on `t` (`damage_means`)."""
-        key = (p.id, t.id)
-        hit = self.c.crit.get(key)
-        if hit is None:
-            f = self.f
-            expr = self.expr(p)
-            means = (
-                f.b.ruleset.damage_means(f.b, f.me, t, p, f.me.weapon_for(p), expr)
-                if expr is not None
-                else (0.0, 0.0)
-            )
-            hit = self.c.crit[key] = float(means[1])
-        return hit
+        """The ruleset's mean damage of a critical hit of my `p` on `t` (`damage_means`): the
+        second of the means in the decision's `DamagePart` of `p` on `t`, which asks the
+        ruleset the very same question (`ai.previews.damage_part`; issue 14: asked once)."""
+        means = damage_part(self, p, t).means
+        return float(means[1]) if means is not None else 0.0
 
     def conditions_of(self, c: Combatant) -> set[str]:
         """`Battle.conditions`, once per creature per decision."""
@@ -457,3 +479,34 @@ class Context:
                 best = d
         self.c.gaps[sq] = best
         return best
+
+
+def _kept_base(kept: dict[object, object], b: Battle, e: Combatant, p: Power) -> AttackBase | None:
+    """`attack_base(b, e, p)`, kept in `e`'s danger parts (`Context._danger_parts`)."""
+    key = p.id
+    hit = kept.get(key)
+    if hit is not None:
+        pair = cast("tuple[Power, AttackBase | None]", hit)
+        if pair[0] is p:
+            return pair[1]
+    base = attack_base(b, e, p)
+    kept[key] = (p, base)
+    return base
+
+
+def _kept_expected(
+    kept: dict[object, object], b: Battle, e: Combatant, t: Combatant, p: Power, base: AttackBase
+) -> float:
+    """`estimate(...).expected` of `e`'s `p` on `t` at its bare defense (0.0: none), kept in
+    `e`'s danger parts, checked against `t`'s creature (what its defense reads)."""
+    key = (p.id, t.id)
+    hit = kept.get(key)
+    if hit is not None:
+        entry = cast("tuple[Power, object, float]", hit)
+        if entry[0] is p and entry[1] is t.creature:
+            return entry[2]
+    assert p.attack is not None
+    est = estimate(b, e, t, p, defense=b.ruleset.defense(t, p.attack.vs), base=base)
+    value = est.expected if est is not None else 0.0
+    kept[key] = (p, t.creature, value)
+    return value

@@ -77,13 +77,19 @@ def play(
     on_event: Callable[[dict[str, Any]], None] | None = None,
     index: int = 0,
     styles: Mapping[str, StylePick] | None = None,
+    explain: bool = True,
 ) -> tuple[Encounter, RunResult]:
     """Play one fight to its end with the named policy on each side (`styles`: the command
-    line's `--ai-style` choices per side, `ai.styles`)."""
+    line's `--ai-style` choices per side, `ai.styles`). `explain=False`: nobody reads the
+    fight's events, so the tactical policy writes no decision texts (the same decisions)."""
     t0 = time.perf_counter()
     sides = list(dict.fromkeys(c.side for c in loaded.spec.combatants))
     styles = styles or {}
     policies = {s: _policy(policy_names.get(s, "tactical"), styles.get(s)) for s in sides}
+    if not explain:
+        for pol in policies.values():
+            if hasattr(pol, "explain"):
+                pol.explain = False
     holder: list[Encounter] = []
     decider = _SideDecider(policies, holder)
     dice = ScriptedDice(dice_prefix, fallback=SeededDice(seed)) if dice_prefix else None
@@ -179,6 +185,7 @@ def run_job(job: Job) -> RunResult:
         on_event=sink,
         index=job.index,
         styles=job.styles,
+        explain=sink is not None,
     )
     if job.log_dir:
         write_log(Path(job.log_dir) / f"run-{job.index:04d}-seed-{job.seed}.jsonl", lines)

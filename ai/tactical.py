@@ -133,6 +133,11 @@ class TacticalPolicy:
         self._why: tuple[str, str, float] | None = None
         """The explanation of an action that is no step of a plan (or whose plan's reasons
         changed), set by `_follow`: the summary, the action as a candidate, its score."""
+        self.explain = True
+        """Write the texts of a plan's `decision` event (its summary and runners-up). A
+        caller that reads no event (`skirmish sim` without `--log-dir`: `ai.sim.play`'s
+        `explain`) turns it off: the events then carry no text and no candidates, the
+        decisions are the same (issue 14: the texts were about 2% of a fight)."""
 
     @property
     def memory(self) -> SideMemory:
@@ -278,7 +283,11 @@ class TacticalPolicy:
         """The `decision` event of a plan (`option`): the choice and the runners-up; or, with
         no option, of one action outside any plan, explained by `text`, with `cand` (the
         action as a candidate, its score) as the one candidate. Its `ms` is the whole
-        decision since `t0`, building these texts included (issue 14)."""
+        decision since `t0`, building these texts included (issue 14). Not `explain`: no
+        text and no candidates (nobody reads them)."""
+        if not self.explain:
+            ms = (time.perf_counter() - t0) * 1000
+            return Decision(c.id, self.name, "", (), round(ms, 3))
         cands = [] if cand is None else [{"action": cand[0], "score": round(cand[1], 2)}]
         seen: set[str] = set()
         for o in self.last_options if option is not None else []:

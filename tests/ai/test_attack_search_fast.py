@@ -30,6 +30,7 @@ from ai.memory import SideMemory
 from ai.position import burst_at
 from ai.previews import hit_at, share_key, square_part_at
 from ai.roles import weights_for
+from ai.routes import Route
 from ai.scoring import Context
 from engine.attacks import attacker_part, square_part, target_part
 from engine.content.schema import Power
@@ -252,3 +253,49 @@ def test_lazy_shortlist_ranks_when_the_first_calls_targets_fill_this_ones_keep()
             assert [t.id for t in shortlist(ctx, p, among, walkable)] == [t.id for t in want]
         checked += 1
     assert checked
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**STATES)
+def test_lazy_hit_and_run_post_changes_no_option(
+    map_seed: int, n: int, seed: int, steps: int, ruleset: str
+) -> None:
+    """`attack_plans` looks for the hit-and-run post only when a candidate attacks from
+    where the creature stands: its options are those of the search that looks first."""
+    from ai import attack_plans as ap
+    from ai.plan import budget
+    from ai.turn import Habits, Turn
+
+    enc = _fight(map_seed, n, seed, steps, ruleset)
+    if enc is None:
+        return
+    c = enc.current
+    assert c is not None
+
+    def options(eager: bool) -> list[tuple[object, ...]]:
+        ctx = _ctx(enc, c)
+        turn = Turn.of(ctx, budget(ctx.f.b, c), Habits(0, None, None), False)
+        powers = ap.attack_powers(enc, turn.bud.standard)
+        if eager:
+            post = ap.hit_and_run(turn, powers)
+            real = ap._Post.get
+            ap._Post.get = lambda self: post  # type: ignore[method-assign]
+            try:
+                got, _ = ap.attack_plans(turn, powers, 5)
+            finally:
+                ap._Post.get = real  # type: ignore[method-assign]
+        else:
+            got, _ = ap.attack_plans(turn, powers, 5)
+        return [
+            (o.score, o.end, o.power.id if o.power else None, o.targets, o.origin, _route(o.post))
+            for o in got
+        ]
+
+    assert options(False) == options(True)
+
+
+def _route(r: Route | None) -> object:
+    """A route as comparable data (two searches build different `Route` objects)."""
+    if r is None:
+        return None
+    return (tuple(r.path), r.mode, r.cost, r.mask)
