@@ -33,6 +33,7 @@ from engine.grid import footprint
 from engine.state import Combatant
 from engine.triggers import answers_attacks
 from tests.engine.test_caches import STATES, cut
+from tests.support.fights import log_lines
 from tests.support.helpers import NAIVE, put_effect
 
 RULESETS = ("ffd20", "4srd", "d20srd")
@@ -42,15 +43,6 @@ TACTICAL = {"party": "tactical", "monsters": "tactical"}
 @lru_cache(maxsize=16)
 def loaded(name: str) -> LoadedEncounter:
     return load_encounter(name)
-
-
-def _log(enc: Encounter) -> list[str]:
-    out = []
-    for line in enc.log:
-        data = line.to_json()
-        data.pop("ms", None)  # a decision's thinking time
-        out.append(json.dumps(data, sort_keys=True, default=str))
-    return out
 
 
 def _records(enc: Encounter) -> list[tuple[object, ...]]:
@@ -78,7 +70,7 @@ def _both(
 
 
 def _same(fast: Encounter, slow: Encounter) -> None:
-    assert _log(fast) == _log(slow)
+    assert log_lines(fast) == log_lines(slow)
     assert _records(fast) == _records(slow)
     assert fast.snapshot() == slow.snapshot()
 
@@ -123,7 +115,7 @@ def test_F_DMG_property_plain_strike_equals_general_path(
 
 def _fights(enc: Encounter) -> list[str]:
     """The log but for its first line (which says who controls whom) and the decisions."""
-    return [x for x, y in zip(_log(enc), enc.log, strict=True) if y.type not in _NOT_REPLAYED]
+    return [x for x, y in zip(log_lines(enc), enc.log, strict=True) if y.type not in _NOT_REPLAYED]
 
 
 _NOT_REPLAYED = ("encounter_start", "decision")

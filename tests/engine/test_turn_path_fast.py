@@ -16,7 +16,6 @@ checked whole: fights played with them turned off log exactly what they log with
 from __future__ import annotations
 
 import contextlib
-import json
 from functools import lru_cache
 from typing import Any, get_args
 
@@ -41,6 +40,7 @@ from engine.rulesets.base import DEFENSES
 from engine.state import Combatant
 from engine.triggers import _entries, any_for
 from engine.turns import _terrain, check_end, combatant_entry
+from tests.support.fights import log_lines
 from tests.support.helpers import NAIVE, put_effect
 
 TRIGGER_KINDS: tuple[str, ...] = get_args(TriggerKind)
@@ -280,15 +280,6 @@ class _Busy(EffectTable):
         return True
 
 
-def _log(enc: Encounter) -> list[str]:
-    out = []
-    for line in enc.log:
-        data = line.to_json()
-        data.pop("ms", None)  # a decision's thinking time
-        out.append(json.dumps(data, sort_keys=True, default=str))
-    return out
-
-
 @pytest.mark.parametrize(
     ("name", "ruleset", "policy"),
     [
@@ -309,7 +300,7 @@ def test_turn_bookkeeping_shortcuts_change_no_log_line(
     monkeypatch.setattr(engine.turns, "any_for", lambda battle, *kinds: True)
     slow, _ = play(loaded(name), 5, policy, ruleset=ruleset)
     assert isinstance(slow.battle.effects, _Busy)
-    assert _log(slow) == _log(fast)
+    assert log_lines(slow) == log_lines(fast)
     assert [(r.action, r.faces, r.answers) for r in slow.records] == [
         (r.action, r.faces, r.answers) for r in fast.records
     ]

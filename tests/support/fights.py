@@ -109,6 +109,17 @@ def fingerprint(enc: Encounter) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def log_lines(enc: Encounter) -> list[str]:
+    """The log as JSON lines, without a decision's thinking time (`ms`: the one field that
+    differs between two plays of the same fight)."""
+    out = []
+    for line in enc.log:
+        data = line.to_json()
+        data.pop("ms", None)
+        out.append(json.dumps(data, sort_keys=True, default=str))
+    return out
+
+
 def snapshot_digest(enc: Encounter) -> str:
     blob = json.dumps(enc.snapshot(), sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
