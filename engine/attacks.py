@@ -427,10 +427,8 @@ def setup(
         flankable = _granted_ca(parts[0], parts[1], parts[2].conceal, parts[2].adjacent) is None
         by_flank: list[AttackSetup | None] = [None, None]
         by_flank[parts[2].flanking] = s
-        entry = [check, attacker, target, power, weapon, flankable, by_flank, parts, None, None]
-        battle.memo[key] = entry  # then the flank watch (`flank_watch`) and the damage plans
-        # by outcome that `engine.strike` keeps with the entry (everything a plan reads but
-        # the outcome is in `check`)
+        entry = [check, attacker, target, power, weapon, flankable, by_flank, parts, None]
+        battle.memo[key] = entry  # the last: the flank watch (`flank_watch`)
         return s
     if not kept[5]:
         found: AttackSetup | None = kept[6][False]

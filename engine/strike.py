@@ -25,7 +25,7 @@ from __future__ import annotations
 from engine.attacks import setup
 from engine.battle import Battle
 from engine.content.schema import Power, Weapon
-from engine.damage import DamagePlan, Shared, damage_plan, deal_planned, deal_power_damage
+from engine.damage import Shared, damage_plan, deal_planned, deal_power_damage
 from engine.dice import draw
 from engine.events import Attack, Note
 from engine.hints import attack_hint
@@ -176,35 +176,6 @@ def strike(
         _hit(battle, c, target, power, weapon, outcome)
 
 
-def _plan(
-    battle: Battle,
-    c: Combatant,
-    target: Combatant,
-    power: Power,
-    weapon: Weapon | None,
-    outcome: str,
-) -> DamagePlan:
-    """The hit's `DamagePlan`, kept in the entry of the setup this strike has just used
-    (`engine.attacks.setup`): the entry's key holds everything a plan reads (both creatures'
-    condition inputs and creature objects, the power and so its damage, the weapon; the
-    ruleset is the battle's for good) but the outcome, which keys the plans in it. The one
-    thing that changed since the setup, the attacker's `acted` (a first attack sets it), only
-    makes a creature flat-footed, which no damage adjustment reads. A plan not yet in the
-    entry comes from `damage_plan`, whose own memo (keyed by the two creatures, not their
-    squares) outlives a setup worked out again because someone moved."""
-    spec = power.hit
-    assert spec is not None and spec.damage is not None
-    entry = battle.memo[("setup", c.id, target.id, id(power), id(weapon))]
-    plans: dict[str, DamagePlan] | None = entry[9]
-    if plans is None:
-        plans = entry[9] = {}
-    plan = plans.get(outcome)
-    if plan is None:
-        # (`damage_plan`'s own memo outlives a setup whose squares changed)
-        plan = plans[outcome] = damage_plan(battle, c, target, spec, spec.damage, weapon, outcome)
-    return plan
-
-
 def _hit(
     battle: Battle,
     c: Combatant,
@@ -213,15 +184,16 @@ def _hit(
     weapon: Weapon | None,
     outcome: str,
 ) -> None:
-    """The hit's damage: `deal_power_damage` for one target with seeded dice, the roll
-    (`engine.dice.roll`) done here. A ruleset's own damage roll (d20srd) and a maximized
-    critical hit take `deal_power_damage` itself."""
+    """The hit's damage: `deal_power_damage` for one target with seeded dice, without its
+    shared roll (its plan from `damage_plan`, drawn by `engine.dice.draw`, dealt by
+    `deal_planned`). A ruleset's own damage roll (d20srd) and a maximized critical hit take
+    `deal_power_damage` itself."""
     spec = power.hit
     assert spec is not None and spec.damage is not None
     rs = battle.ruleset
     if rs.rolls_damage or (outcome == "crit" and rs.maximize_crit_damage):
         deal_power_damage(battle, c, target, power, spec, weapon, Shared(1), outcome)
         return
-    plan = _plan(battle, c, target, power, weapon, outcome)
+    plan = damage_plan(battle, c, target, spec, spec.damage, weapon, outcome)
     rolled, faces = draw(plan.expr, battle.dice, "", c.id)
     deal_planned(battle, c, target, power, plan, outcome, plan.text, rolled, faces)
