@@ -26,7 +26,7 @@ from engine.encounter import Encounter
 from engine.estimates import estimate
 from engine.refusals import Refusal
 from engine.state import Combatant
-from tests.ai.random_fights import load_fight, mid_fight
+from tests.ai.random_fights import mid_fight_of
 from tests.support.helpers import BASIC_MELEE, DEF, FIGHTER, SLAM, Builder, mon, pc
 
 SEQUENCES = {
@@ -184,8 +184,7 @@ def test_F_ATK_6_D_8_ai_odds_are_the_rulesets(
     preview has no situational modifier, its chance to hit, to crit and its expected damage
     are the estimate's, threat ranges and confirmation rolls included (the AI used to say
     `(21 - need) / 20` with critical hits fixed at 5%)."""
-    loaded = load_fight(map_seed, n)
-    enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+    enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
     if enc is None:
         return
     c = enc.current

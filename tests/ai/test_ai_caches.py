@@ -26,7 +26,7 @@ from ai.scoring import Context
 from engine.attacks import preview
 from engine.grid import blast_origins, distance, entry_costs, footprint, line_of_effect
 from engine.powers import power_range
-from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight
+from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight_of
 
 STATES = MID_FIGHTS
 
@@ -36,8 +36,7 @@ STATES = MID_FIGHTS
 def test_cached_hits_equal_fresh_scores_of_the_engines_preview_F_ATK_3_F_MOD_1(
     map_seed: int, n: int, seed: int, steps: int, ruleset: str
 ) -> None:
-    loaded = load_fight(map_seed, n)
-    enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+    enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
     if enc is None:
         return
     b = enc.battle
@@ -63,8 +62,7 @@ def test_cached_hits_equal_fresh_scores_of_the_engines_preview_F_ATK_3_F_MOD_1(
 def test_in_reach_equals_the_engines_range_and_line_of_effect_F_MOD_2(
     map_seed: int, n: int, seed: int, steps: int, ruleset: str
 ) -> None:
-    loaded = load_fight(map_seed, n)
-    enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+    enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
     if enc is None:
         return
     b = enc.battle

@@ -37,7 +37,7 @@ from engine.encounter import Encounter
 from engine.grid import entry_costs
 from engine.immunity import immune_to_damage, immune_to_effects
 from engine.state import Combatant
-from tests.ai.random_fights import load_fight, mid_fight
+from tests.ai.random_fights import mid_fight_of
 
 
 def _plain_preview(
@@ -130,7 +130,6 @@ def test_preview_at_equals_the_engines_preview_in_the_bundled_encounters_F_ATK_3
 def test_preview_at_equals_the_engines_preview_in_random_fights_F_ATK_3_F_DMG_1(
     map_seed: int, n: int, seed: int, steps: int, ruleset: str
 ) -> None:
-    loaded = load_fight(map_seed, n)
-    enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+    enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
     if enc is not None:
         _check(enc, random.Random(seed), 4)

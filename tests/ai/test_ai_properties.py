@@ -22,7 +22,7 @@ from ai.policy import Policy
 from ai.tactical import TacticalPolicy
 from engine.decisions import Question
 from engine.encounter import Encounter
-from tests.ai.random_fights import load_fight, mid_fight
+from tests.ai.random_fights import load_fight, mid_fight_of
 
 
 class _Route:
@@ -113,8 +113,7 @@ def test_shared_previews_equal_the_engines(
     from engine.flanking import flanking
     from engine.grid import entry_costs, footprint
 
-    loaded = load_fight(map_seed, n)
-    enc = mid_fight(loaded, seed, steps, ruleset) if loaded is not None else None
+    enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
     if enc is None:
         return
     b = enc.battle

@@ -39,7 +39,7 @@ from engine.battle import Battle
 from engine.content.loader import load_encounter
 from engine.grid import BattleMap, distance, distance_map
 from engine.state import Combatant
-from tests.ai.random_fights import load_fight, mid_fight
+from tests.ai.random_fights import mid_fight, mid_fight_of
 from tests.ai.test_routes_fast import same
 
 Square = tuple[int, int]
@@ -114,10 +114,7 @@ def test_kept_routes_at_every_decision_of_random_fights(
     """In random fights (a Large ogre, difficult terrain, pits, creatures moving and
     falling between decisions), the deciding creature's kept routes, from where it stands and
     from each square it could reach, equal fresh searches."""
-    loaded = load_fight(map_seed, n)
-    if loaded is None:
-        return
-    enc = mid_fight(loaded, seed, steps, "ffd20")
+    enc = mid_fight_of(map_seed, n, seed, steps, "ffd20")
     if enc is None or enc.current is None:
         return
     pol = TacticalPolicy()
@@ -148,10 +145,7 @@ def _joined_plain(b: Battle, allies: list[Combatant], enemies: list[Combatant]) 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.integers(3, 6), st.integers(0, 10_000), st.integers(0, 10))
 def test_joined_equals_the_pairwise_distances(map_seed: int, n: int, seed: int, steps: int) -> None:
-    loaded = load_fight(map_seed, n)
-    if loaded is None:
-        return
-    enc = mid_fight(loaded, seed, steps, "ffd20")
+    enc = mid_fight_of(map_seed, n, seed, steps, "ffd20")
     if enc is None or enc.current is None:
         return
     b = enc.battle
@@ -311,10 +305,7 @@ def test_square_values_from_the_near_foes_equal_all_foes(
     square of the map (near and far), for every creature (the Large ogre among them); with
     the decision's span (two moves, all of a small map) and with short spans, which leave
     foes out on these maps."""
-    loaded = load_fight(map_seed, n)
-    if loaded is None:
-        return
-    enc = mid_fight(loaded, seed, steps, "ffd20")
+    enc = mid_fight_of(map_seed, n, seed, steps, "ffd20")
     if enc is None:
         return
     b = enc.battle
