@@ -118,6 +118,22 @@ def fit(text: object, width: int) -> str:
     return "".join(out) + ELLIPSIS
 
 
+def fit_words(text: object, width: int) -> str:
+    """Clean `text`, cut at a word boundary to at most `width` cells with a trailing `…` if it
+    was longer (a cut mid-word only when the first words alone are longer than half of it)."""
+    s = clean(text)
+    if width <= 0:
+        return ""
+    if cells(s) <= width:
+        return s
+    cut = fit(s, width)[:-1]  # the longest prefix that leaves room for the ellipsis
+    if len(cut) < len(s) and not s[len(cut)].isspace():
+        space = cut.rfind(" ")
+        if space >= width // 2:
+            cut = cut[:space]
+    return cut.rstrip(" ,;:-") + ELLIPSIS
+
+
 def pad(text: object, width: int) -> str:
     """`fit` to `width` cells, then padded with spaces to exactly `width` cells (columns)."""
     s = fit(text, width)

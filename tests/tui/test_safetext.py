@@ -7,7 +7,7 @@ import pytest
 from rich.cells import cell_len
 
 from tests.support.hostile import NAMES
-from tui.safetext import REPLACEMENT, cells, clean, first_line, fit, name, pad, plain
+from tui.safetext import REPLACEMENT, cells, clean, first_line, fit, fit_words, name, pad, plain
 
 
 def _obeyable(s: str) -> list[str]:
@@ -82,3 +82,30 @@ def test_long_name_in_sentence_is_short() -> None:
 
 def test_first_line_of_error_is_clean() -> None:
     assert first_line("bad \x1b]0;x\x07 name\nsecond") == "bad ␛]0;x␇ name"
+
+
+def test_fit_words_cuts_at_a_word_boundary() -> None:
+    text = "The Lantern Company storms a ruined watchtower yard held by six Red Hand raiders."
+    out = fit_words(text, 40)
+    assert out == "The Lantern Company storms a ruined…"
+    assert cells(out) <= 40
+    assert text.startswith(out[:-1])
+
+
+def test_fit_words_keeps_what_fits_and_drops_trailing_punctuation() -> None:
+    assert fit_words("A short line.", 40) == "A short line."
+    assert fit_words("one, two, three, four", 11) == "one, two…"
+    assert fit_words("anything", 0) == ""
+
+
+def test_fit_words_cuts_mid_word_only_for_a_very_long_first_word() -> None:
+    out = fit_words("Supercalifragilisticexpialidocious is long", 12)
+    assert out == "Supercalifr…" and cells(out) == 12
+
+
+@pytest.mark.parametrize("key", sorted(NAMES))
+def test_fit_words_hostile_text_is_clean_and_within_width(key: str) -> None:
+    for width in (1, 5, 17, 40):
+        out = fit_words(NAMES[key] + " and more words after it", width)
+        assert _obeyable(out) == []
+        assert cell_len(out) <= width

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.safetext import cells, clean, fit, pad, plain
+from tui.safetext import cells, clean, fit, fit_words, pad, plain
 
 if TYPE_CHECKING:
     from engine.autosave import SaveInfo
@@ -106,6 +106,23 @@ class StartScreen(Screen[None]):
         encounters, saves, problem = load_lists()
         self.app.call_from_thread(self.fill, encounters, saves, problem)
 
+    def description_room(self) -> int:
+        """Cells for a description on its one line: the list's width less the option's
+        padding and the three-space indent (70 before the list has a size)."""
+        width = self.query_one(OptionList).scrollable_content_region.width
+        return max(12, width - 2 - 3) if width > 0 else 70
+
+    def on_resize(self) -> None:
+        """Descriptions are cut to the width: cut them again (the highlight stays put)."""
+        if self.encounters is None:
+            return
+        ol = self.query_one(OptionList)
+        index = ol.highlighted
+        option_id = ol.get_option_at_index(index).id if index is not None else None
+        self.fill(self.encounters, self.saves)
+        if option_id is not None:
+            ol.highlighted = ol.get_option_index(option_id)
+
     def fill(
         self, encounters: list[EncounterInfo], saves: list[SaveInfo], problem: str | None = None
     ) -> None:
@@ -123,12 +140,13 @@ class StartScreen(Screen[None]):
         if self.saves:
             options.append(None)
         name_w = max((len(e.name) for e in encounters), default=0)
+        room = self.description_room()
         for e in encounters:
             line = Text()
             line.append(pad(e.name, name_w), style="bold")
             size = f"{e.width}x{e.height}"
             line.append(f"  {size:>5}  {pad(e.ruleset, 6)} {e.creatures:>2} creatures\n")
-            line.append(f"   {fit(e.description, 70)}", style="italic")
+            line.append(f"   {fit_words(e.description, room)}", style="italic")
             options.append(Option(line, id=e.name))
         ol = self.query_one(OptionList)
         ol.set_options(options)
