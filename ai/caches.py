@@ -64,6 +64,8 @@ class Caches:
     """`in_reach`: my power -> its range (`engine.powers.power_range`)."""
     hit_terms: dict[tuple[str, str], HitTerms] = field(default_factory=dict)
     """`score_hit`: (my power, target) -> what it reads besides the preview."""
+    at_will_mean: float | None = None
+    """`best_at_will_mean`: the mean damage of my best at-will attack."""
     at_least: dict[tuple[str, int], float] = field(default_factory=dict)
     """`score_hit`: (my power, hit points) -> chance its damage is at least that."""
     loe: dict[tuple[Square, str], bool] = field(default_factory=dict)

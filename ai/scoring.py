@@ -309,6 +309,14 @@ class Context:
         return cost
 
     def best_at_will_mean(self) -> float:
+        """Mean damage of my best at-will attack (its expression's), once per decision: every
+        encounter or daily candidate on a lone enemy asks it."""
+        kept = self.c.at_will_mean
+        if kept is None:
+            kept = self.c.at_will_mean = self._best_at_will_mean()
+        return kept
+
+    def _best_at_will_mean(self) -> float:
         best = 0.0
         for p in self.f.me.powers:
             if p.usage == "at-will" and p.attack is not None:

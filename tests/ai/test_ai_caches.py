@@ -27,7 +27,7 @@ from ai.previews import hit_at
 from ai.roles import weights_for
 from ai.scoring import Context, Hit
 from ai.utility import condition_value
-from engine.attacks import AttackPreview, preview
+from engine.attacks import AttackPreview, damage_expr, preview
 from engine.content.schema import Power
 from engine.grid import blast_origins, distance, entry_costs, footprint, line_of_effect
 from engine.powers import power_range
@@ -120,6 +120,29 @@ def test_scores_with_kept_terms_equal_the_plain_score_F_ATK_3(
                     want = _plain_score_hit(plain, p, t, pv)
                     assert ctx.score_hit(p, t, pv) == want, (c.id, p.id, t.id, sq)
                     assert ctx.score_hit(p, t, pv) == want  # the kept terms, asked again
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**STATES)
+def test_kept_best_at_will_mean_equals_the_plain_one(
+    map_seed: int, n: int, seed: int, steps: int, ruleset: str
+) -> None:
+    """`best_at_will_mean` (kept for the decision, asked by every encounter or daily candidate
+    on a lone enemy) equals the best at-will expression's mean worked out from the powers."""
+    enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
+    if enc is None:
+        return
+    b = enc.battle
+    for c in [c for c in b.combatants.values() if c.standing]:
+        ctx = Context(enc, c, weights_for(c), SideMemory())
+        means = [
+            damage_expr(b, c, p.hit.damage, c.weapon_for(p)).mean()
+            for p in c.powers
+            if p.usage == "at-will" and p.attack is not None and p.hit and p.hit.damage
+        ]
+        want = max([0.0, *means])
+        assert ctx.best_at_will_mean() == want
+        assert ctx.best_at_will_mean() == want  # kept
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
