@@ -61,6 +61,8 @@ def test_cached_hits_equal_fresh_scores_of_the_engines_preview_F_ATK_3_F_MOD_1(
                     pv = preview(b, c, t, p, (origin,) if origin else None, at=sq)
                     assert pv is not None
                     assert got == fresh.score_hit(p, t, pv), (c.id, p.id, t.id, sq, origin)
+                    # the terms kept for (power, target), against every term asked anew
+                    assert ctx.score_hit(p, t, pv) == _plain_score_hit(fresh, p, t, pv)
 
 
 def _plain_score_hit(ctx: Context, p: Power, t: Combatant, pv: AttackPreview) -> Hit:
@@ -95,31 +97,6 @@ def _plain_score_hit(ctx: Context, p: Power, t: Combatant, pv: AttackPreview) ->
             + w.condition * condition_value(ctx, p, t, pv.hit)
         )
     return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
-
-
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(**STATES)
-def test_scores_with_kept_terms_equal_the_plain_score_F_ATK_3(
-    map_seed: int, n: int, seed: int, steps: int, ruleset: str
-) -> None:
-    enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
-    if enc is None:
-        return
-    b = enc.battle
-    rng = random.Random(seed)
-    walkable = sorted(entry_costs(b.map))
-    for c in [c for c in b.combatants.values() if c.standing]:
-        ctx = Context(enc, c, weights_for(c), SideMemory())
-        plain = Context(enc, c, weights_for(c), SideMemory())
-        for p in [p for p in c.powers if p.attack is not None]:
-            for t in [*ctx.f.enemies, *ctx.f.allies, *ctx.f.downed]:
-                for sq in rng.sample(walkable, min(4, len(walkable))):
-                    origin = rng.choice(walkable) if p.kind == "area" else None
-                    pv = preview(b, c, t, p, (origin,) if origin else None, at=sq)
-                    assert pv is not None
-                    want = _plain_score_hit(plain, p, t, pv)
-                    assert ctx.score_hit(p, t, pv) == want, (c.id, p.id, t.id, sq)
-                    assert ctx.score_hit(p, t, pv) == want  # the kept terms, asked again
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
