@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ai.moving import Patience
     from ai.position import Foe
     from ai.previews import PreviewKey, SquareKey
-    from ai.scoring import Hit
+    from ai.scoring import Hit, HitTerms
     from engine.attacks import AttackerPart, DamagePart, SquarePart, TargetPart
 
 Square = tuple[int, int]
@@ -62,6 +62,10 @@ class Caches:
     """`flank_sides`: target -> the sides of it from which I would flank it."""
     ranges: dict[str, int] = field(default_factory=dict)
     """`in_reach`: my power -> its range (`engine.powers.power_range`)."""
+    hit_terms: dict[tuple[str, str], HitTerms] = field(default_factory=dict)
+    """`score_hit`: (my power, target) -> what it reads besides the preview."""
+    at_will_mean: float | None = None
+    """`best_at_will_mean`: the mean damage of my best at-will attack."""
     at_least: dict[tuple[str, int], float] = field(default_factory=dict)
     """`score_hit`: (my power, hit points) -> chance its damage is at least that."""
     loe: dict[tuple[Square, str], bool] = field(default_factory=dict)

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 Square = tuple[int, int]
 PreviewKey = tuple[str, str, SquarePart]
 """(power, target, the square part of the attack): equal keys, equal previews."""
+_FLANKING = ("melee", "ranged")
+"""The attacks flanking can give combat advantage to (`engine.attacks.TargetPart.flankable`)."""
 SquareKey = tuple[int, Square, Square | None]
 """(the power's share group on the target (`share_key`), the attacker's square, the area's
 origin)."""
@@ -68,7 +70,11 @@ def parts_for(ctx: Context, p: Power, t: Combatant) -> tuple[AttackerPart, Targe
         f = ctx.f
         ap = c.attacker_parts[p.id] = attacker_part(f.b, f.me, p, f.me.weapon_for(p))
     if tp is None:
-        tp = c.target_parts[tkey] = target_part(ctx.f.b, ctx.f.me, t, ap, sides=True)
+        # The flank sides are the target's, whatever the power: asked once per target (and
+        # shared with `square_value`'s flanking term through `Context.flank_sides`) for the
+        # powers whose attacks flanking may help (the engine works them out itself if not).
+        flank = ctx.flank_sides(t) if ap.can_react and ap.kind in _FLANKING else None
+        tp = c.target_parts[tkey] = target_part(ctx.f.b, ctx.f.me, t, ap, sides=True, flank=flank)
     return ap, tp
 
 

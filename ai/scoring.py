@@ -42,6 +42,12 @@ from engine.state import Combatant
 Square = tuple[int, int]
 
 
+HitTerms = tuple[bool, bool, int, float | None, bool, float, float]
+"""`Context._hit_terms`: (ally, standing, hit points at least 0, chance a hit's damage drops it
+(None: it can't be dropped), does a critical hit's mean damage drop it, worth of dropping it,
+focus on it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One target of an attack option, as scored."""
@@ -212,42 +218,63 @@ class Context:
 
     def score_hit(self, p: Power, t: Combatant, pv: AttackPreview) -> Hit:
         """Value of one target of an attack (negative for an ally caught in an area)."""
+        key = (p.id, t.id)
+        terms = self.c.hit_terms.get(key)
+        if terms is None:
+            terms = self.c.hit_terms[key] = self._hit_terms(p, t)
+        ally, standing, hp_cap, at_least, crit_drops, kill, focus = terms
+        hit = pv.hit
+        expected = pv.expected_damage
+        useful = min(expected, hit * hp_cap + 0.5) if standing else expected
+        drop = 0.0
+        if at_least is not None and not pv.immune_damage:
+            crit = pv.crit
+            drop = (hit - crit) * at_least + crit * crit_drops
+        w = self.f.w
+        if ally:
+            value = -w.ally_hit * (useful + drop * kill)
+        elif not standing:
+            value = 0.15 * useful  # finishing the fallen matters little
+        else:
+            value = (
+                w.damage * useful * focus
+                + w.kill * drop * kill
+                + w.condition * condition_value(self, p, t, hit)
+            )
+        return Hit(t.id, hit, expected, drop, pv.setup.flanking, ally, value)
+
+    def _hit_terms(self, p: Power, t: Combatant) -> HitTerms:
+        """What `score_hit` reads of my `p` on `t` besides the preview, the same all decision
+        long: whether `t` is an ally and standing, its hit points (at least 0), the chance
+        the damage drops it (None: no damage can) and whether a critical hit's mean does, and
+        the worth of dropping it and the focus on it (asked only where `score_hit` reads
+        them)."""
         ally = t.side == self.f.me.side
         hp_eff = t.hp + t.temp_hp
         if t.creature.minion:
             hp_eff = 1
         standing = t.standing
-        useful = (
-            min(pv.expected_damage, pv.hit * max(hp_eff, 0) + 0.5)
-            if standing
-            else (pv.expected_damage)
-        )
         expr = self.expr(p)
-        drop = 0.0
-        if standing and expr is not None and not pv.immune_damage:
+        at_least: float | None = None
+        crit_drops = False
+        if standing and expr is not None:
             need = max(1, hp_eff)
             if self.f.weakened:
                 need *= 2
             if t.creature.insubstantial or "insubstantial" in self.conditions_of(t):
                 need *= 2
-            crit_dmg = self.crit_damage(p, t)
             akey = (p.id, need)
             at_least = self.c.at_least.get(akey)
             if at_least is None:
                 at_least = self.c.at_least[akey] = expr.prob_at_least(need)
-            drop = (pv.hit - pv.crit) * at_least + pv.crit * (crit_dmg >= need)
-        w = self.f.w
+            crit_drops = self.crit_damage(p, t) >= need
+        kill = focus = 0.0
         if ally:
-            value = -w.ally_hit * (useful + drop * self.kill_value(t))
-        elif not standing:
-            value = 0.15 * useful  # finishing the fallen matters little
-        else:
-            value = (
-                w.damage * useful * self.focus(t)
-                + w.kill * drop * self.kill_value(t)
-                + w.condition * condition_value(self, p, t, pv.hit)
-            )
-        return Hit(t.id, pv.hit, pv.expected_damage, drop, pv.setup.flanking, ally, value)
+            kill = self.kill_value(t)
+        elif standing:
+            kill = self.kill_value(t)
+            focus = self.focus(t)
+        return ally, standing, max(hp_eff, 0), at_least, crit_drops, kill, focus
 
     def crit_damage(self, p: Power, t: Combatant) -> float:
         """The ruleset's mean damage of a critical hit of my `p` on `t` (`damage_means`): the
@@ -282,6 +309,14 @@ class Context:
         return cost
 
     def best_at_will_mean(self) -> float:
+        """Mean damage of my best at-will attack (its expression's), once per decision: every
+        encounter or daily candidate on a lone enemy asks it."""
+        kept = self.c.at_will_mean
+        if kept is None:
+            kept = self.c.at_will_mean = self._best_at_will_mean()
+        return kept
+
+    def _best_at_will_mean(self) -> float:
         best = 0.0
         for p in self.f.me.powers:
             if p.usage == "at-will" and p.attack is not None:

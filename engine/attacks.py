@@ -219,7 +219,13 @@ _PENALISED = ("prone", "restrained")
 
 
 def target_part(
-    battle: Battle, attacker: Combatant, target: Combatant, ap: AttackerPart, *, sides: bool = False
+    battle: Battle,
+    attacker: Combatant,
+    target: Combatant,
+    ap: AttackerPart,
+    *,
+    sides: bool = False,
+    flank: frozenset[Side] | None = None,
 ) -> TargetPart:
     """The target's part of `setup` given the attacker's (`ap`): F-DEF-6, F-MOD-1, F-MOD-6,
     F-MOD-8, F-MOD-11. Reads the effects on the target, the ruleset's defenses, where every
@@ -230,7 +236,9 @@ def target_part(
     reads them, the version of the effects on it, its creature object, the attacker's
     conditions (its flags follow from them) and the defense attacked. Where the others
     stand (flanking partners, blockers) is worked out every time. `sides`: work out the
-    sides the attacker would flank from now (for many squares), not per square."""
+    sides the attacker would flank from now (for many squares), not per square; `flank`:
+    those sides when the caller has them already (`engine.flanking.flank_sides` of the same
+    two creatures in the same state: the AI asks it once per target, for every power)."""
     conds, flags = battle._conditions(target)
     tid = target.id
     version = battle.effects.target_version.get(tid, 0)
@@ -254,7 +262,10 @@ def target_part(
         battle.memo[key] = (conds, version, ap.conds, target.creature, kept)
     kind = ap.kind
     flankable = kind in ("melee", "ranged") and ap.can_react and not (granted or unseen or hidden)
-    flank = flank_sides(battle, attacker, target) if flankable and sides else None
+    if not (flankable and sides):
+        flank = None
+    elif flank is None:
+        flank = flank_sides(battle, attacker, target)
     blockers: frozenset[Square] = frozenset()
     if kind == "ranged":
         blockers = battle.occupancy().enemy_squares(attacker.side, exclude=(tid,))
@@ -576,15 +587,31 @@ def outcome_odds(s: AttackSetup, ruleset: Ruleset | None = None) -> tuple[float,
     judges it (d20srd: meet-or-beat and a confirmation roll); default: F-ATK-3..8."""
     if ruleset is not None:
         return ruleset.odds(s)
-    need = s.defense - s.bonus
+    key = (s.defense - s.bonus, s.crit_low, s.coup_de_grace)
+    odds = _ODDS.get(key)
+    if odds is None:
+        if len(_ODDS) >= 4096:
+            _ODDS.clear()
+        odds = _ODDS[key] = _odds(*key)
+    return odds
+
+
+_ODDS: dict[tuple[int, int, bool], tuple[float, float]] = {}
+"""`outcome_odds` by what it reads of a setup (the number needed, the threat range, a coup de
+grace): a preview asks it for every square part the AI scores, and the answer is one of a few
+dozen (tests/engine/test_attack_parts.py compares it with `_odds` for every key)."""
+
+
+def _odds(need: int, crit_low: int, coup_de_grace: bool) -> tuple[float, float]:
+    """`outcome_odds` of the default rules, worked out: F-ATK-3..8 over the 19 faces but 1."""
     hit = crit = 0
     for nat in range(2, 21):
         reaches = nat >= need
-        if nat >= s.crit_low and reaches:
+        if nat >= crit_low and reaches:
             crit += 1
         elif nat == 20 or reaches:
             hit += 1
-            if s.coup_de_grace and reaches:
+            if coup_de_grace and reaches:
                 crit, hit = crit + 1, hit - 1
     return (hit + crit) / 20, crit / 20
 

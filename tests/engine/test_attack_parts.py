@@ -175,3 +175,49 @@ def test_property_kept_damage_expressions_equal_uncached_F_DMG_1(
             if mine:
                 end(b, mine[0], "ended")
         agree()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    defense=st.integers(-10, 60),
+    mods=st.lists(st.integers(-8, 12), max_size=6),
+    crit_low=st.integers(2, 21),
+    cdg=st.booleans(),
+)
+def test_property_kept_odds_equal_the_odds_worked_out_F_ATK_3_F_ATK_8(
+    defense: int, mods: list[int], crit_low: int, cdg: bool
+) -> None:
+    """`outcome_odds` keeps its answer by (number needed, threat range, coup de grace): twice
+    asked, it equals `_odds` worked out over the faces, and the rolls' own count of them."""
+    from engine.events import Mod
+
+    s = Setup(
+        tuple(Mod("m", v) for v in mods), defense, False, False, "none", "none", crit_low, cdg
+    )
+    need = defense - sum(mods)
+    assert attacks.outcome_odds(s) == attacks._odds(need, crit_low, cdg)
+    assert attacks.outcome_odds(s) == attacks._odds(need, crit_low, cdg)
+    crit = sum(1 for nat in range(2, 21) if nat >= need and (nat >= crit_low or cdg))
+    hit = sum(1 for nat in range(2, 21) if nat == 20 or nat >= need)
+    assert attacks.outcome_odds(s) == (hit / 20, crit / 20)
+
+
+@settings(max_examples=25, deadline=None)
+@given(**STATES)
+def test_property_target_part_given_the_flank_sides_equals_working_them_out_F_MOD_1(
+    name: str, seed: int, ruleset: str, at: float
+) -> None:
+    """The AI hands `target_part` the flank sides it asked once per target
+    (`engine.flanking.flank_sides`): the part is the one that works them out itself."""
+    from engine.flanking import flank_sides
+
+    enc = cut(name, seed, ruleset, at)
+    b = enc.battle
+    for c in [c for c in b.combatants.values() if c.standing]:
+        for p in [p for p in c.powers if p.attack is not None]:
+            ap = attacks.attacker_part(b, c, p, c.weapon_for(p))
+            for t in [t for t in b.combatants.values() if t.alive and t.id != c.id]:
+                own = attacks.target_part(b, c, t, ap, sides=True)
+                given_ = attacks.target_part(b, c, t, ap, sides=True, flank=flank_sides(b, c, t))
+                assert given_ == own
+                assert attacks.target_part(b, c, t, ap, flank=flank_sides(b, c, t)).sides is None
