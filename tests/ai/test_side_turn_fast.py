@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import random
-import tempfile
 import types
-from pathlib import Path
 
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
@@ -29,11 +26,12 @@ from ai.provoking import deadly, reckon_two_moves
 from ai.routes import threat_near
 from ai.tactical import TacticalPolicy
 from ai.turn import Turn
-from engine.content.errors import ContentErrors
-from engine.content.loader import load_encounter
 from engine.encounter import Encounter
-from tests.ai.random_fights import CREATURES, KINDS, MID_FIGHTS, POWERS, mid_fight_of
-from tests.support.helpers import write_encounter
+from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight_of
+
+FAR = st.integers(0, 2**32 - 1)
+"""The map seeds of `far_fight`."""
+RULESETS = st.sampled_from(["ffd20", "4srd", "d20srd"])
 
 
 def _plain_second_move(self: Planner, turn: Turn, best: Option) -> None:
@@ -54,6 +52,22 @@ def plain_policy() -> TacticalPolicy:
     return pol
 
 
+def decide_alike(enc: Encounter, steps: int) -> None:
+    """Play up to `steps` actions with this tree's policy and the plain one deciding side by
+    side: the same action, decision text and candidates at every step."""
+    fast, plain = TacticalPolicy(), plain_policy()
+    for _ in range(steps):
+        if enc.over or enc.current is None:
+            return
+        got, want = fast.next_action(enc), plain.next_action(enc)
+        assert got.action == want.action
+        g, w = got.decision, want.decision
+        assert (g is None) == (w is None)
+        if g is not None and w is not None:
+            assert (g.id, g.summary, g.candidates) == (w.id, w.summary, w.candidates)
+        enc.apply(got.action, got.decision)
+
+
 @settings(max_examples=40, deadline=None)
 @given(**MID_FIGHTS)
 def test_decisions_equal_the_plain_code(
@@ -62,58 +76,17 @@ def test_decisions_equal_the_plain_code(
     enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
     if enc is None:
         return
-    fast, plain = TacticalPolicy(), plain_policy()
-    for _ in range(24):
-        if enc.over or enc.current is None:
-            return
-        got, want = fast.next_action(enc), plain.next_action(enc)
-        assert got.action == want.action
-        g, w = got.decision, want.decision
-        assert (g is None) == (w is None)
-        if g is not None and w is not None:
-            assert (g.id, g.summary, g.candidates) == (w.id, w.summary, w.candidates)
-        enc.apply(got.action, got.decision)
+    decide_alike(enc, 24)
 
 
-def far_fight(map_seed: int, ruleset: str) -> Encounter:
-    """Two sides 14-30 squares apart on a random long map (walls, obstacles, difficult and
-    obscured squares, pits; a Large ogre among the kinds): the first rounds are double
-    moves whose second legs reach enemies the first Context did not reckon (the random
-    fights of `random_fights` are too small for that)."""
-    rng = random.Random(map_seed)
-    w, h = rng.randint(24, 34), rng.randint(8, 14)
-    terrain = "..........#=~,;^&"
-    cells = [[rng.choice(terrain) for _ in range(w)] for _ in range(h)]
-    combatants: list[dict[str, object]] = []
-    taken: set[tuple[int, int]] = set()
-    for i in range(rng.randint(4, 8)):
-        side = "party" if i % 2 == 0 else "monsters"
-        kind = rng.choice(KINDS)
-        size = 2 if kind == "ogre" else 1
-        x0 = 0 if side == "party" else w - 5
-        x, y = rng.randint(x0, x0 + 5 - size), rng.randint(0, h - size)
-        foot = {(x + a, y + b) for a in range(size) for b in range(size)}
-        if foot & taken:
-            continue
-        for fx, fy in foot:
-            cells[fy][fx] = "."
-        taken |= foot
-        combatants.append({"id": f"c{i}", "creature": kind, "side": side, "pos": [x, y]})
-    if len({c["side"] for c in combatants}) < 2:
+def far_fight(map_seed: int, n: int, ruleset: str) -> Encounter:
+    """A fight whose sides start 14-30 squares apart (`random_fights.make_fight(...,
+    apart=True)`: walls, obstacles, difficult and obscured squares, pits, a Large ogre among
+    the kinds), started: its first rounds are double moves whose second legs reach enemies
+    the first move's reckoning left out (the other random fights are too small for that)."""
+    loaded = load_fight(map_seed, n, apart=True)
+    if loaded is None:
         reject()
-    grid = "\n".join("".join(r) for r in cells)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = write_encounter(
-            Path(tmp),
-            grid,
-            combatants,
-            creatures=copy.deepcopy(CREATURES),
-            powers=copy.deepcopy(POWERS),
-        )
-        try:
-            loaded = load_encounter(path)
-        except ContentErrors:
-            reject()
     enc = Encounter.create(
         loaded, seed=map_seed, control={"party": "ai", "monsters": "ai"}, ruleset=ruleset
     )
@@ -122,21 +95,11 @@ def far_fight(map_seed: int, ruleset: str) -> Encounter:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["ffd20", "4srd", "d20srd"]))
-def test_far_fights_decide_as_the_plain_code(map_seed: int, ruleset: str) -> None:
+@given(FAR, st.integers(4, 8), RULESETS)
+def test_far_fights_decide_as_the_plain_code(map_seed: int, n: int, ruleset: str) -> None:
     """The first rounds of fights whose sides start far apart (double moves, second legs)."""
-    enc = far_fight(map_seed, ruleset)
-    fast, plain = TacticalPolicy(), plain_policy()
-    for _ in range(40):
-        if enc.over or enc.current is None:
-            return
-        got, want = fast.next_action(enc), plain.next_action(enc)
-        assert got.action == want.action
-        g, w = got.decision, want.decision
-        assert (g is None) == (w is None)
-        if g is not None and w is not None:
-            assert (g.id, g.summary, g.candidates) == (w.id, w.summary, w.candidates)
-        enc.apply(got.action, got.decision)
+    enc = far_fight(map_seed, n, ruleset)
+    decide_alike(enc, 40)
 
 
 class _Checked(Planner):
@@ -167,12 +130,12 @@ def _leg(o: Option, dead: bool) -> tuple[object, ...]:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["ffd20", "4srd", "d20srd"]))
-def test_unreckoned_second_legs_equal_reckoned_ones(map_seed: int, ruleset: str) -> None:
+@given(FAR, st.integers(4, 8), RULESETS)
+def test_unreckoned_second_legs_equal_reckoned_ones(map_seed: int, n: int, ruleset: str) -> None:
     """Every second leg planned without the far enemies' figures (nothing threatened in its
     reach) equals the one planned with them: the same route, provoked enemies, score and
     deadly verdict."""
-    enc = far_fight(map_seed, ruleset)
+    enc = far_fight(map_seed, n, ruleset)
     pol = TacticalPolicy()
     checked = _Checked(pol.config)
     checked.seen = []
