@@ -36,6 +36,7 @@ from ai.moving import CAP, approach_terms, hold_note, moving_options, second_mov
 from ai.plan import Budget, Option, budget
 from ai.provoking import act_provokes_now, calmer, deadly, reckon_two_moves, settle
 from ai.roles import weights_for
+from ai.routes import threat_near
 from ai.scoring import Context
 from ai.styles import Style, cautious, resolve, spare_dying
 from ai.turn import Habits, Turn
@@ -148,7 +149,12 @@ class Planner:
         not one whose opportunity attacks, with the first move's, the creature can't expect
         to survive (it plans again from the first move's end instead)."""
         before = (best.post, best.provoked, best.replan_after)
-        if self.config.calm:  # what the second leg provokes of enemies farther off counts
+        f = turn.ctx.f
+        if self.config.calm and threat_near(f.threat_mask, best.end, turn.speed):
+            # What the second leg provokes of enemies farther off counts. With no threatened
+            # square within its reach it provokes no one: the far enemies' figures would
+            # change no route, cost or `deadly` (the first leg can't reach their reach),
+            # so their estimates are not worked out (`tests/ai/test_side_turn_fast.py`).
             reckon_two_moves(turn.ctx)
         second_move(turn, best, self.config.calm)
         if self.config.calm and best.post is not None and deadly(turn, best):

@@ -18,6 +18,10 @@ from ai.distances import MapGraph, Square, neighbours
 _Label = tuple[int, float, int, Square, int]
 """A search label: (cost, opportunity-attack cost, provoked mask, square, parent index)."""
 
+_NEVER = float("-inf")
+"""The label search's front value of a square it may never enter (below every label's
+opportunity-attack cost, NaN aside, which the front test refuses as well)."""
+
 
 class Route:
     """How to reach `end`: its movement cost, the bitmask of the threatening enemies whose
@@ -74,23 +78,42 @@ class Route:
 
 class _Walk(Route):
     """A route found by the plain search (`_plain_routes`): it provokes no one and its path
-    comes from the search's parent links. Built with the six slots its reads need (its
-    label slots are never read: `path` follows the parents), for the ~170 of every search."""
+    comes from the search's parent links. The search makes it with `object.__new__` and sets
+    only the slots read before its path (`end`, `cost`, `mode`, `_parents`; `mask` is the
+    class's 0): one of these for each of the ~170 squares of every search, where the
+    `__init__` call and the unread slots cost a quarter of the search."""
 
     __slots__ = ()
+    mask = 0  # a plain walk provokes no one (never written)
 
     def __init__(self, end: Square, cost: int, parents: Mapping[Square, Square | None]) -> None:
         self.end = end
         self.cost = cost
-        self.mask = 0
         self.mode = "walk"
-        self._path = None
         self._parents = parents
+
+    @property
+    def path(self) -> tuple[Square, ...]:
+        try:
+            return self._path  # type: ignore[return-value]
+        except AttributeError:  # not rebuilt yet: the search leaves `_path` unset
+            pass
+        out: list[Square] = []
+        parents = self._parents
+        assert parents is not None
+        sq: Square | None = self.end
+        while sq is not None:
+            out.append(sq)
+            sq = parents[sq]
+        out.reverse()
+        self._path = path = tuple(out)
+        return path
 
 
 class _Labelled(Route):
     """A route found by the label search (`_threat_routes`): its path comes from the
-    search's labels. Built with the slots its reads need (no parent links), for every
+    search's labels. Made with `object.__new__` by `_labelled_routes`, which sets only the
+    slots read before its path (no parent links, `_path` unset until asked for), for every
     square of the search."""
 
     __slots__ = ()
@@ -100,10 +123,26 @@ class _Labelled(Route):
         self.cost = cost
         self.mask = mask
         self.mode = "walk"
-        self._path = None
         self._labels = labels
         self._index = index
-        self._parents = None
+
+    @property
+    def path(self) -> tuple[Square, ...]:
+        try:
+            return self._path  # type: ignore[return-value]
+        except AttributeError:  # not rebuilt yet: `_labelled_routes` leaves `_path` unset
+            pass
+        out: list[Square] = []
+        labels = self._labels
+        assert labels is not None
+        j = self._index
+        while j >= 0:
+            label = labels[j]
+            out.append(label[3])
+            j = label[4]
+        out.reverse()
+        self._path = path = tuple(out)
+        return path
 
 
 def routes(
@@ -154,7 +193,10 @@ def _threat_routes(
     # enemy, a close approximation for several). The last label kept at a square is thus
     # its least provoking one (`last`).
     labels: list[_Label] = [(0, 0.0, 0, start, -1)]
-    front: dict[Square, float] = {start: 0.0}
+    # The enemies' squares enter the front at minus infinity, which no label improves on:
+    # the front test alone keeps them out (no second lookup for every neighbour).
+    front: dict[Square, float] = dict.fromkeys(blocked, _NEVER)
+    front[start] = 0.0
     last: dict[Square, int] = {start: 0}
     buckets: list[list[int]] = [[] for _ in range(budget + 3)]
     buckets[0].append(0)
@@ -183,8 +225,6 @@ def _threat_routes(
                 nd = d + 1
                 bucket = buckets[nd]
                 for v in vs:
-                    if v in blocked:
-                        continue
                     best = front.get(v)
                     if best is not None and not noa < best - 1e-9:
                         continue
@@ -195,8 +235,6 @@ def _threat_routes(
                     n += 1
                 continue
             for v in vs:
-                if v in blocked:
-                    continue
                 nd = d + cost[v]
                 if not roomy and nd > budget:
                     continue
@@ -220,10 +258,17 @@ def _labelled_routes(
     """The label search's routes: each square's last (least provoking) label, in the order
     the squares were first reached, but the start and the other creatures' squares."""
     out: dict[Square, Route] = {}
+    new = object.__new__
     for sq, i in last.items():
         if sq != start and sq not in occupied:
             label = labels[i]
-            out[sq] = _Labelled(sq, label[0], label[2], labels, i)
+            r = out[sq] = new(_Labelled)  # `_Labelled.__init__`'s slots, without its call
+            r.end = sq
+            r.cost = label[0]
+            r.mask = label[2]
+            r.mode = "walk"
+            r._labels = labels
+            r._index = i
     return out
 
 
@@ -291,8 +336,12 @@ def _plain_routes(
     the first square it was reached from (its parent: the path is rebuilt from those links
     when asked for) and its cost, in the order the squares are found (each square's route is
     made as it is found: no cost table to copy into routes afterwards)."""
-    parent: dict[Square, Square | None] = {start: None}
+    # The enemies' squares enter the parent links (linked to nothing, never on a path): the
+    # "found already" test alone keeps them out (no second lookup for every neighbour).
+    parent: dict[Square, Square | None] = dict.fromkeys(blocked)
+    parent[start] = None
     out: dict[Square, Route] = {}
+    new = object.__new__
     buckets: list[list[Square]] = [[] for _ in range(budget + 3)]
     buckets[0].append(start)
     cost = mg.cost
@@ -308,20 +357,28 @@ def _plain_routes(
                 vs = neighbours(mg, u)
             elif u in flat:  # every neighbour costs 1 to enter
                 for v in vs:
-                    if v in parent or v in blocked:
+                    if v in parent:
                         continue
                     parent[v] = u
-                    out[v] = _Walk(v, nd1, parent)
+                    r = out[v] = new(_Walk)  # `_Walk.__init__`'s slots, without its call
+                    r.end = v
+                    r.cost = nd1
+                    r.mode = "walk"
+                    r._parents = parent
                     bucket1.append(v)
                 continue
             for v in vs:
-                if v in parent or v in blocked:
+                if v in parent:
                     continue
                 nd = d + cost[v]
                 if not roomy and nd > budget:
                     continue
                 parent[v] = u
-                out[v] = _Walk(v, nd, parent)
+                r = out[v] = new(_Walk)
+                r.end = v
+                r.cost = nd
+                r.mode = "walk"
+                r._parents = parent
                 buckets[nd].append(v)
     for sq in occupied:
         out.pop(sq, None)

@@ -40,13 +40,8 @@ _ALL_LINES = 0xFFFF
 _POPCOUNT = tuple(bin(i).count("1") for i in range(16))
 
 # A corner table with offsets flattened to index deltas in the map's padded code array:
-# (cells as (delta, mask), seams as (delta1, delta2, mask), and the box of every square the
-# two name, as offsets (x0, y0, x1, y1) from the from-square; None when they name none).
-_FlatTable = tuple[
-    tuple[tuple[int, int], ...],
-    tuple[tuple[int, int, int], ...],
-    tuple[int, int, int, int] | None,
-]
+# (cells as (delta, mask), seams as (delta1, delta2, mask)).
+_FlatTable = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...]]
 
 
 @lru_cache(maxsize=16384)
@@ -56,15 +51,25 @@ def _offset_masks(dx: int, dy: int) -> dict[Square, int]:
 
 
 @lru_cache(maxsize=32768)
-def _flat_table(pad: int, dx: int, dy: int) -> _FlatTable:
+def _line_box(dx: int, dy: int) -> tuple[int, int, int, int] | None:
+    """The box of every square the corner table of (dx, dy) names (its cells and both
+    squares of each seam), as offsets (x0, y0, x1, y1) from the from-square; None when it
+    names none. Kept by displacement alone, apart from the map's flat table: most lines on
+    open ground are answered by this box (`_clear_box`) and never need the flat table, which
+    depends on the map's width and costs tens of microseconds to build; this box is shared
+    by every map and warmed with the corner tables (`ai.distances.warm_lines`)."""
     cells, seams = corner_table(dx, dy)
     xs = [c[0] for c in cells] + [c[0] for c in seams] + [c[2] for c in seams]
     ys = [c[1] for c in cells] + [c[1] for c in seams] + [c[3] for c in seams]
-    box = (min(xs), min(ys), max(xs), max(ys)) if xs else None
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+@lru_cache(maxsize=32768)
+def _flat_table(pad: int, dx: int, dy: int) -> _FlatTable:
+    cells, seams = corner_table(dx, dy)
     return (
         tuple((oy * pad + ox, m) for ox, oy, m in cells),
         tuple((ay * pad + ax, by * pad + bx, m) for ax, ay, bx, by, m in seams),
-        box,
     )
 
 
@@ -81,14 +86,16 @@ def terrain_lines(bmap: BattleMap, a: Square, t: Square) -> tuple[int, int]:
     hit = memo.get(key)
     if hit is not None:
         return hit
-    pad = bmap.width + 2
-    cells, seams, box = _flat_table(pad, t[0] - a[0], t[1] - a[1])
+    dx, dy = t[0] - a[0], t[1] - a[1]
+    box = _line_box(dx, dy)
     if box is not None and _clear_box(bmap, a, box):
         res = (0, 0)  # nothing but clear squares where any of the lines could be blocked
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[key] = res
         return res
+    pad = bmap.width + 2
+    cells, seams = _flat_table(pad, dx, dy)
     base = (a[1] + 1) * pad + a[0] + 1
     code = bmap._line_code
     cov = eff = 0

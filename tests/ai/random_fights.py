@@ -189,33 +189,44 @@ KINDS = [c["id"] for c in CREATURES]
 TERRAIN = ".......#=~,;^&"
 
 
-def make_fight(map_seed: int, n: int) -> tuple[str, list[dict[str, Any]]]:
+def make_fight(map_seed: int, n: int, apart: bool = False) -> tuple[str, list[dict[str, Any]]]:
     """A random map (walls, obstacles, difficult, obscured squares, pits) and `n` creatures
-    of random kinds on random free squares, alternating sides."""
+    of random kinds on random free squares, alternating sides. `apart`: a long map (24-34
+    by 8-14) with the party in its first five columns and the monsters in its last five, so
+    that the first rounds are double moves whose second legs reach enemies the first
+    move's reckoning left out."""
     rng = random.Random(map_seed)
-    w, h = rng.randint(7, 12), rng.randint(6, 9)
+    if apart:
+        w, h = rng.randint(24, 34), rng.randint(8, 14)
+    else:
+        w, h = rng.randint(7, 12), rng.randint(6, 9)
     cells = [[rng.choice(TERRAIN) for _ in range(w)] for _ in range(h)]
     combatants: list[dict[str, Any]] = []
     taken: set[tuple[int, int]] = set()
     for i in range(n):
         kind = rng.choice(KINDS)
         size = 2 if kind == "ogre" else 1
-        x, y = rng.randint(0, w - size), rng.randint(0, h - size)
+        side = "party" if len(combatants) % 2 == 0 else "monsters"
+        if apart:
+            x0 = 0 if side == "party" else w - 5
+            x = rng.randint(x0, x0 + 5 - size)
+        else:
+            x = rng.randint(0, w - size)
+        y = rng.randint(0, h - size)
         foot = {(x + a, y + b) for a in range(size) for b in range(size)}
         if foot & taken:
             continue
         for fx, fy in foot:
             cells[fy][fx] = "."
         taken |= foot
-        side = "party" if len(combatants) % 2 == 0 else "monsters"
         combatants.append({"id": f"c{i}", "creature": kind, "side": side, "pos": [x, y]})
     return "\n".join("".join(r) for r in cells), combatants
 
 
-def load_fight(map_seed: int, n: int) -> LoadedEncounter | None:
+def load_fight(map_seed: int, n: int, apart: bool = False) -> LoadedEncounter | None:
     """`make_fight` through the real loader; None when it has a single side. A placement the
     loader refuses is rejected (Hypothesis draws another example; none is silently passed)."""
-    grid, combatants = make_fight(map_seed, n)
+    grid, combatants = make_fight(map_seed, n, apart)
     if len({c["side"] for c in combatants}) < 2:
         return None
     with tempfile.TemporaryDirectory() as tmp:

@@ -27,7 +27,7 @@ from engine.grid import (
     reachable,
 )
 from engine.grid.lines import corner_table
-from engine.grid.sight import _flat_table, _offset_masks
+from engine.grid.sight import _flat_table, _line_box, _offset_masks
 
 SEED = 20240611
 
@@ -120,6 +120,7 @@ def bench(bmap: BattleMap, rng: random.Random, n: int) -> None:
         clear_memo()
         corner_table.cache_clear()
         _flat_table.cache_clear()
+        _line_box.cache_clear()
         _offset_masks.cache_clear()
 
     def one_cover() -> None:
