@@ -59,6 +59,9 @@ class AIConfig:
     """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`): off
     in `tactical` until measured everywhere; on in `tactical-shooters` (docs/ai.md,
     "Asymmetric play")."""
+    read_comers: bool = False
+    """Patience waits only for the enemies that will come: one that kept its distance on
+    its last turn while my side was hurt is left out (`ai.comers`; docs/ai.md, "Patience")."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
@@ -86,6 +89,7 @@ CONFIGS: dict[str, AIConfig] = {
     "exposure-x2": replace(CLASSIC, name="exposure-x2", exposure_scale=2.0),
     "exposure-x3": replace(CLASSIC, name="exposure-x3", exposure_scale=3.0),
     "tactical-shooters": AIConfig(name="tactical-shooters", read_shooters=True),
+    "tactical-comers": AIConfig(name="tactical-comers", read_comers=True),
 }
 
 
