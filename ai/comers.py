@@ -75,36 +75,31 @@ def gap(box: Box, team: Iterable[Box]) -> int:
     return best
 
 
-def since(then: Sighting, b: Battle, side: str) -> tuple[set[str], set[str], bool]:
-    """From the engine's log since `then`: who took a turn, who hurt my side (`side`), and
-    whether my side lost hit points at all."""
+def since(then: Sighting, b: Battle, side: str) -> tuple[set[str], bool]:
+    """From the engine's log since `then`: who took a turn, and whether my side (`side`)
+    lost hit points."""
     acted: set[str] = set()
-    hurters: set[str] = set()
     hurt = False
     roster = b.combatants
     for logged in b.log[then.seq :]:
         ev = logged.event
         if isinstance(ev, TurnStart):
             acted.add(ev.id)
-        elif isinstance(ev, Damage) and ev.amount > 0:
+        elif isinstance(ev, Damage) and ev.amount > 0 and not hurt:
             c = roster.get(ev.target)
-            if c is not None and c.side == side:
-                hurt = True
-                if ev.source is not None:
-                    hurters.add(ev.source)
-    return acted, hurters, hurt
+            hurt = c is not None and c.side == side
+    return acted, hurt
 
 
 def keeping_off(
     then: Sighting | None, b: Battle, team: Sequence[Combatant], enemies: Iterable[Combatant]
 ) -> frozenset[str]:
     """The enemies that kept their distance since `then` while my side was hurt: each took a
-    turn and got no closer to my side (`team`, me first, where it now stands), or hurt my side
-    from afar (patience is only asked before the fight is joined: `ai.moving.fight_scale`),
-    which it needs no closer to do. Empty without evidence (no sighting, my side unhurt)."""
+    turn and got no closer to my side (`team`, me first, where it now stands). Empty without
+    evidence (no sighting, my side unhurt)."""
     if then is None:
         return frozenset()
-    acted, hurters, hurt = since(then, b, team[0].side)
+    acted, hurt = since(then, b, team[0].side)
     if not hurt:
         return frozenset()
     boxes = [(c.pos[0], c.pos[1], c.size - 1) for c in team]
@@ -113,6 +108,6 @@ def keeping_off(
         old = then.enemies.get(e.id)
         if old is None or e.id not in acted:
             continue
-        if e.id in hurters or gap((e.pos[0], e.pos[1], e.size - 1), boxes) >= gap(old, boxes):
+        if gap((e.pos[0], e.pos[1], e.size - 1), boxes) >= gap(old, boxes):
             out.append(e.id)
     return frozenset(out)
