@@ -22,6 +22,10 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
   against the tactical party where `tactical` ones lose it (docs/ai.md, "Asymmetric play",
   "Round 7"), but as the party too it only ties there, and it falls to 59.5% against
   `exposure-x3` in the `mirror` league.
+- `tactical-comers`: `tactical` whose patience waits only for the enemies that will come
+  (`read_comers`, `ai.comers`): over seeds 1-200, playing both sides, its monsters tie
+  `crossroads-4srd` (95 / 94) where `tactical` loses it (64 / 94), but it falls to 30.5%
+  against `exposure-x3` at the `gate` (docs/ai.md, "Asymmetric play", "Round 8").
 """
 
 from __future__ import annotations
@@ -61,7 +65,8 @@ class AIConfig:
     "Asymmetric play")."""
     read_comers: bool = False
     """Patience waits only for the enemies that will come: one that kept its distance on
-    its last turn while my side was hurt is left out (`ai.comers`; docs/ai.md, "Patience")."""
+    its last turn while my side was hurt is left out (`ai.comers`; docs/ai.md, "Patience"):
+    off in `tactical` (it loses the `gate` league to `exposure-x3`), on in `tactical-comers`."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
