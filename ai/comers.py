@@ -92,10 +92,17 @@ def since(then: Sighting, b: Battle, side: str) -> tuple[set[str], bool]:
 
 
 def keeping_off(
-    then: Sighting | None, b: Battle, team: Sequence[Combatant], enemies: Iterable[Combatant]
+    then: Sighting | None,
+    b: Battle,
+    team: Sequence[Combatant],
+    enemies: Iterable[Combatant],
+    strike: dict[str, int],
+    outshot: bool = False,
 ) -> frozenset[str]:
     """The enemies that kept their distance since `then` while my side was hurt: each took a
-    turn and got no closer to my side (`team`, me first, where it now stands). Empty without
+    turn in which one of my side (`team`, me first, where it now stands) was in its walk
+    (`strike`: how far it can walk up and strike, speed plus reach), and got no closer. A
+    holder with none of us in its walk is as patient as we are, no evidence. Empty without
     evidence (no sighting, my side unhurt)."""
     if then is None:
         return frozenset()
@@ -108,6 +115,9 @@ def keeping_off(
         old = then.enemies.get(e.id)
         if old is None or e.id not in acted:
             continue
-        if gap((e.pos[0], e.pos[1], e.size - 1), boxes) >= gap(old, boxes):
+        was = gap(old, boxes)
+        if (outshot or was <= strike.get(e.id, 0)) and gap(
+            (e.pos[0], e.pos[1], e.size - 1), boxes
+        ) >= was:
             out.append(e.id)
     return frozenset(out)

@@ -24,6 +24,7 @@ from ai.distances import Distances, LazyDistances, path_toward
 from ai.initiative import strikes_first
 from ai.memory import Danger
 from ai.plan import Option
+from ai.profile import profile_of
 from ai.provoking import PROVOKE_TIE, calmest
 from ai.routes import Route, kept_routes
 from ai.scoring import Context
@@ -251,7 +252,11 @@ def stayers(ctx: Context) -> frozenset[str]:
     me = ctx.f.me
     b = ctx.f.b
     then = ctx.side.sighting_before(me.id, b.turn_counter) or opening(b, me)
-    return keeping_off(then, b, (me, *ctx.f.allies), ctx.f.enemies)
+    foes = ctx.f.enemies
+    strike = {e.id: ctx.danger(e).speed + ctx.danger(e).reach for e in foes}
+    team = (me, *ctx.f.allies)
+    outshot = sum(profile_of(e).far for e in foes) > sum(profile_of(c).far for c in team)
+    return keeping_off(then, b, team, foes, strike, outshot)
 
 
 SHOOTS = 0.8

@@ -4,7 +4,8 @@ target 2: `crossroads-4srd` against the tactical party).
 A brute that can't reach anyone waits out of a fighter's walk. On its next turn it keeps
 waiting if the fighter came closer (it will come and take the first blow), or if nobody hurt
 it (two sides that both wait lose nothing by it); but if the fighter held while an archer
-shot the brute, waiting only hands the archer free shots, and it walks in.
+shot the brute (the heroes outshoot it: it has no ranged attack), waiting only hands the
+archer free shots, and it walks in.
 """
 
 from __future__ import annotations
@@ -123,21 +124,30 @@ def _after_heroes(build: Any, walk: int, shoot: bool) -> tuple[Encounter, Sighti
     raise AssertionError("no seed where the arrow hit")
 
 
-def _off(enc: Encounter, then: Sighting | None) -> frozenset[str]:
+def _off(
+    enc: Encounter, then: Sighting | None, outshot: bool = True, hero: int = 7
+) -> frozenset[str]:
+    """`keeping_off` for the brute, the fighter striking `hero` squares away, the archer 7."""
     b = enc.battle
-    return keeping_off(then, b, [b["b"]], [b["hero"], b["bow"]])
+    strike = {"hero": hero, "bow": 7}
+    return keeping_off(then, b, [b["b"]], [b["hero"], b["bow"]], strike, outshot)
 
 
 def test_keeping_off_needs_evidence_and_harm(build: Any) -> None:
-    """No sighting, or nobody hurt since: every enemy counts. Hurt: the enemies that took a
-    turn and got no closer are left out, the one that came is not; an enemy that has not
-    acted since is no evidence."""
+    """No sighting, or nobody hurt since: every enemy counts. Hurt: an enemy that took a turn
+    and got no closer is left out if my side is outshot, or if one of us was in its walk (it
+    could have come and didn't); the fighter that came is not; an enemy that has not acted
+    since is no evidence."""
     enc, then = _after_heroes(build, walk=0, shoot=False)
     assert then.enemies == {"hero": (15, 3, 0), "bow": (20, 6, 0)}
     assert _off(enc, None) == frozenset()
     assert _off(enc, then) == frozenset()  # nobody hurt
     enc, then = _after_heroes(build, walk=0, shoot=True)
     assert _off(enc, then) == {"hero", "bow"}
+    # Not outshot: holders with none of us in their walk are as patient as we are ...
+    assert _off(enc, then, outshot=False) == frozenset()
+    # ... but one that had the brute in its walk (10 squares) and held will not come.
+    assert _off(enc, then, outshot=False, hero=10) == {"hero"}
     b = enc.battle
     assert _off(enc, sighting(b, b["b"])) == frozenset()  # nothing since
     enc, then = _after_heroes(build, walk=1, shoot=True)
