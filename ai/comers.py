@@ -1,14 +1,22 @@
 """Which enemies will come: what each enemy did since the creature's last turn.
 
 Patience (`ai.moving.Patience`) waits at the edge of the enemies' walk so that they come and
-take the first blow. That only pays for an enemy that comes. One that kept its distance on
-its last turn (it took a turn and got no closer to my side) while my side was hurt (the
-fight not joined yet, so by shots, areas or ongoing damage) is no reason to wait: waiting
-for it only hands its side more free rounds (`crossroads-4srd` against the tactical party,
-issue 15: the goblins held at the edge of Brom's walk, Brom held out of theirs, and Lira,
-Ilsa and Mara shot the goblins). An enemy that held while nobody hurt us still counts: two
-sides that both wait lose nothing by waiting (the idle turns wear the patience off), and the
-one that walks in first is struck first.
+take the first blow. That only pays for an enemy that comes. An enemy that took a turn and
+got no closer to my side, while my side was hurt (the fight not joined yet, so by shots,
+areas or ongoing damage), is left out of the foes patience waits for when either
+
+- one of my side was in its walk (speed plus reach) and it still held: it could have come
+  and did not; or
+- my side is outshot (the enemies' ranged damage means over ours, `ai.profile`): waiting
+  only hands their shooters more free rounds (`crossroads-4srd` against the tactical party,
+  issue 15: the goblins held at the edge of Brom's walk, Brom held out of theirs, and Lira,
+  Ilsa and Mara shot the goblins).
+
+A holder with none of us in its walk, while the shots are even, is as patient as we are:
+it strikes first as soon as we walk into its walk (at the league's `gate` chokepoint,
+leaving such holders out lost 70% of the fights against `exposure-x3`). An enemy that held
+while nobody hurt us still counts: two sides that both wait lose nothing by waiting (the
+idle turns wear the patience off).
 
 The evidence is a `Sighting`, noted in the side's memory at the first decision of each of
 the creature's turns (`ai.planner.Planner.begin`): where the log stood and every standing

@@ -247,14 +247,17 @@ class Patience:
 
 
 def stayers(ctx: Context) -> frozenset[str]:
-    """The enemies patience no longer waits for (`ai.comers.keeping_off`): they kept their
-    distance since the creature's last turn (or the fight's start) while its side was hurt."""
+    """The enemies patience no longer waits for (`ai.comers.keeping_off`): since the
+    creature's last turn (or the fight's start) they held while its side was hurt, with one
+    of its side in their walk, or while its side is outshot."""
     me = ctx.f.me
     b = ctx.f.b
     then = ctx.side.sighting_before(me.id, b.turn_counter) or opening(b, me)
+    if then is None:
+        return frozenset()
     foes = ctx.f.enemies
-    strike = {e.id: ctx.danger(e).speed + ctx.danger(e).reach for e in foes}
     team = (me, *ctx.f.allies)
+    strike = {e.id: ctx.danger(e).speed + ctx.danger(e).reach for e in foes}
     outshot = sum(profile_of(e).far for e in foes) > sum(profile_of(c).far for c in team)
     return keeping_off(then, b, team, foes, strike, outshot)
 
