@@ -24,8 +24,9 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
   `exposure-x3` in the `mirror` league.
 - `tactical-comers`: `tactical` whose patience waits only for the enemies that will come
   (`read_comers`, `ai.comers`): over seeds 1-200, playing both sides, its monsters tie
-  `crossroads-4srd` (95 / 94) where `tactical` loses it (64 / 94), but it falls to 30.5%
-  against `exposure-x3` at the `gate` (docs/ai.md, "Asymmetric play", "Round 8").
+  `crossroads-4srd` (95 / 94) where `tactical` loses it (64 / 94), and keep the `gate` league
+  against `exposure-x3` (63.5%), but lose `fog` 67 / 76 (docs/ai.md, "Asymmetric play",
+  "Round 8").
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class AIConfig:
     read_comers: bool = False
     """Patience waits only for the enemies that will come: one that kept its distance on
     its last turn while my side was hurt is left out (`ai.comers`; docs/ai.md, "Patience"):
-    off in `tactical` (it loses the `gate` league to `exposure-x3`), on in `tactical-comers`."""
+    off in `tactical` (not enough on `fog`), on in `tactical-comers`."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
