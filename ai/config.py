@@ -22,6 +22,11 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
   against the tactical party where `tactical` ones lose it (docs/ai.md, "Asymmetric play",
   "Round 7"), but as the party too it only ties there, and it falls to 59.5% against
   `exposure-x3` in the `mirror` league.
+- `tactical-comers`: `tactical` whose patience waits only for the enemies that will come
+  (`read_comers`, `ai.comers`): over seeds 1-200, playing both sides, its monsters tie
+  `crossroads-4srd` (95 / 94) where `tactical` loses it (64 / 94), and keep the `gate` league
+  against `exposure-x3` (63.5%), but lose `fog` 67 / 76 (docs/ai.md, "Asymmetric play",
+  "Round 8").
 """
 
 from __future__ import annotations
@@ -59,6 +64,10 @@ class AIConfig:
     """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`): off
     in `tactical` until measured everywhere; on in `tactical-shooters` (docs/ai.md,
     "Asymmetric play")."""
+    read_comers: bool = False
+    """Patience waits only for the enemies that will come: one that kept its distance on
+    its last turn while my side was hurt is left out (`ai.comers`; docs/ai.md, "Patience"):
+    off in `tactical` (not enough on `fog`), on in `tactical-comers`."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
@@ -86,6 +95,7 @@ CONFIGS: dict[str, AIConfig] = {
     "exposure-x2": replace(CLASSIC, name="exposure-x2", exposure_scale=2.0),
     "exposure-x3": replace(CLASSIC, name="exposure-x3", exposure_scale=3.0),
     "tactical-shooters": AIConfig(name="tactical-shooters", read_shooters=True),
+    "tactical-comers": AIConfig(name="tactical-comers", read_comers=True),
 }
 
 

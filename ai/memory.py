@@ -24,12 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ai.comers import Sighting
 from ai.distances import DistanceCache
 from engine.encounter import Encounter, Record
 from engine.progress import FightKey, fight_key
 
 Square = tuple[int, int]
-NoteKind = Literal["start", "acted", "goal", "fleeing"]
+NoteKind = Literal["start", "acted", "goal", "fleeing", "seen"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,8 @@ class Note:
     kind: NoteKind
     value: Any
     """"start": the square the turn started on; "acted": the first decision attacked;
-    "goal": the enemy walked toward; "fleeing": whether it was breaking off."""
+    "goal": the enemy walked toward; "fleeing": whether it was breaking off; "seen": the
+    fight as it saw it at the turn's start (`ai.comers.Sighting`)."""
 
 
 def _common(seen: Sequence[Record], records: Sequence[Record]) -> int:
@@ -161,6 +163,15 @@ class SideMemory:
             if n.kind == "start" and n.turn < turn:
                 value: Square = n.value
                 return value
+        return None
+
+    def sighting_before(self, cid: str, turn: int) -> Sighting | None:
+        """The `ai.comers.Sighting` noted at the start of its last turn before turn `turn`
+        (None: none noted)."""
+        for n in reversed(self._notes.get(cid, ())):
+            if n.kind == "seen" and n.turn < turn:
+                seen: Sighting = n.value
+                return seen
         return None
 
     def goal(self, cid: str) -> str | None:

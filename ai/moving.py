@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ai.caches import Provoked
+from ai.comers import keeping_off, opening
 from ai.distances import Distances, LazyDistances, path_toward
 from ai.initiative import strikes_first
 from ai.memory import Danger
 from ai.plan import Option
+from ai.profile import profile_of
 from ai.provoking import PROVOKE_TIE, calmest
 from ai.routes import Route, kept_routes
 from ai.scoring import Context
@@ -218,6 +220,7 @@ class Patience:
         if weight <= 0.0:
             return cls(0.0, [])
         b = ctx.f.b
+        off = stayers(ctx) if w.comers else frozenset()
         foes = []
         melee = reach_all = 0.0
         for e in ctx.f.enemies:
@@ -227,7 +230,7 @@ class Patience:
             close = melee_part(d) if w.shooters else d.melee
             melee += close
             reach_all += max(d.melee, d.ranged)
-            if close > 0:
+            if close > 0 and e.id not in off:
                 foes.append((e.pos[0], e.pos[1], d.speed + d.reach + e.size - 1, close))
         weight *= fight_scale(ctx, melee / reach_all if reach_all else 0.0)
         return cls(weight, foes) if weight > 0.0 else cls(0.0, [])
@@ -241,6 +244,22 @@ class Patience:
             if max(abs(ex - x), abs(ey - y)) <= strike:
                 total += melee
         return self.weight * total
+
+
+def stayers(ctx: Context) -> frozenset[str]:
+    """The enemies patience no longer waits for (`ai.comers.keeping_off`): since the
+    creature's last turn (or the fight's start) they held while its side was hurt, with one
+    of its side in their walk, or while its side is outshot."""
+    me = ctx.f.me
+    b = ctx.f.b
+    then = ctx.side.sighting_before(me.id, b.turn_counter) or opening(b, me)
+    if then is None:
+        return frozenset()
+    foes = ctx.f.enemies
+    team = (me, *ctx.f.allies)
+    strike = {e.id: ctx.danger(e).speed + ctx.danger(e).reach for e in foes}
+    outshot = sum(profile_of(e).far for e in foes) > sum(profile_of(c).far for c in team)
+    return keeping_off(then, b, team, foes, strike, outshot)
 
 
 SHOOTS = 0.8

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ai.attack_plans import MAX_CANDIDATES, attack_plans, attack_powers
+from ai.comers import sighting
 from ai.config import TOP_K, AIConfig
 from ai.first_aid import first_aid_options
 from ai.full_round import full_attack_options, withdraw_options
@@ -86,7 +87,10 @@ class Planner:
 
     def begin(self, enc: Encounter, c: Combatant) -> bool:
         """Note a decision of `c` now; True if it is the first of its turn."""
-        return self.memory.begin(enc, c.id, c.pos)
+        first = self.memory.begin(enc, c.id, c.pos)
+        if first and self.config.read_comers:
+            self.memory.note(c.id, enc.battle.turn_counter, "seen", sighting(enc.battle, c))
+        return first
 
     def note_first(self, enc: Encounter, c: Combatant, option: Option) -> None:
         """What the first decision of `c`'s turn did: turns in a row with nothing attacked

@@ -75,6 +75,9 @@ class Weights:
     shooters: bool = False
     """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`);
     `AIConfig.read_shooters`."""
+    comers: bool = False
+    """Patience leaves out the enemies that kept their distance on their last turn while my
+    side was hurt (`ai.comers`); `AIConfig.read_comers`."""
 
 
 ROLE_WEIGHTS: dict[str, Weights] = {
@@ -169,6 +172,8 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
             w = replace(w, initiative=True)
         if config.read_shooters:
             w = replace(w, shooters=True)
+        if config.read_comers:
+            w = replace(w, comers=True)
         if config.patience:
             w = replace(
                 w,

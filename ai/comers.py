@@ -1,0 +1,131 @@
+"""Which enemies will come: what each enemy did since the creature's last turn.
+
+Patience (`ai.moving.Patience`) waits at the edge of the enemies' walk so that they come and
+take the first blow. That only pays for an enemy that comes. An enemy that took a turn and
+got no closer to my side, while my side was hurt (the fight not joined yet, so by shots,
+areas or ongoing damage), is left out of the foes patience waits for when either
+
+- one of my side was in its walk (speed plus reach) and it still held: it could have come
+  and did not; or
+- my side is outshot (the enemies' ranged damage means over ours, `ai.profile`): waiting
+  only hands their shooters more free rounds (`crossroads-4srd` against the tactical party,
+  issue 15: the goblins held at the edge of Brom's walk, Brom held out of theirs, and Lira,
+  Ilsa and Mara shot the goblins).
+
+A holder with none of us in its walk, while the shots are even, is as patient as we are:
+it strikes first as soon as we walk into its walk (at the league's `gate` chokepoint,
+leaving such holders out lost 70% of the fights against `exposure-x3`). An enemy that held
+while nobody hurt us still counts: two sides that both wait lose nothing by waiting (the
+idle turns wear the patience off).
+
+The evidence is a `Sighting`, noted in the side's memory at the first decision of each of
+the creature's turns (`ai.planner.Planner.begin`): where the log stood and every standing
+enemy's footprint. At its next turn the engine's log since then says who took a turn
+(`TurnStart`) and whether my side lost hit points (`Damage`); the enemies' squares now say
+who came closer. Before its first turn the fight's opening (the log's `EncounterStart`)
+stands for the last sighting: in `crossroads-4srd` the goblins, surprised, first act after
+the heroes shot them from where they began.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.battle import Battle
+from engine.events import Damage, EncounterStart, TurnStart
+from engine.state import Combatant
+
+Box = tuple[int, int, int]
+"""(x, y, size - 1): a creature's top-left square and how far its footprint extends."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """The fight as a creature saw it at the start of one of its turns."""
+
+    seq: int
+    """The length of the engine's log then."""
+    enemies: dict[str, Box]
+    """Each standing enemy's footprint."""
+
+
+def sighting(b: Battle, me: Combatant) -> Sighting:
+    """What `me` sees now (see `Sighting`)."""
+    enemies = {e.id: (e.pos[0], e.pos[1], e.size - 1) for e in b.enemies_of(me) if e.standing}
+    return Sighting(len(b.log), enemies)
+
+
+def opening(b: Battle, me: Combatant) -> Sighting | None:
+    """The fight as it began (the log's `EncounterStart`): the enemies placed on the map."""
+    first = b.log[0].event if b.log else None
+    if not isinstance(first, EncounterStart):
+        return None
+    enemies = {
+        str(c["id"]): (int(c["pos"][0]), int(c["pos"][1]), int(c["size"]) - 1)
+        for c in first.combatants
+        if c["side"] != me.side and c.get("arrives_round") is None
+    }
+    return Sighting(1, enemies)
+
+
+def gap(box: Box, team: Iterable[Box]) -> int:
+    """The least Chebyshev distance between a footprint and any of the team's footprints
+    (the larger of the gaps between them along x and along y)."""
+    ex, ey, en = box
+    best = 1 << 30
+    for ax, ay, an in team:
+        gx = ex - ax - an if ex > ax else ax - ex - en
+        gy = ey - ay - an if ey > ay else ay - ey - en
+        g = gx if gx > gy else gy
+        if g < best:
+            best = g
+    return best
+
+
+def since(then: Sighting, b: Battle, side: str) -> tuple[set[str], bool]:
+    """From the engine's log since `then`: who took a turn, and whether my side (`side`)
+    lost hit points."""
+    acted: set[str] = set()
+    hurt = False
+    roster = b.combatants
+    for logged in b.log[then.seq :]:
+        ev = logged.event
+        if isinstance(ev, TurnStart):
+            acted.add(ev.id)
+        elif isinstance(ev, Damage) and ev.amount > 0 and not hurt:
+            c = roster.get(ev.target)
+            hurt = c is not None and c.side == side
+    return acted, hurt
+
+
+def keeping_off(
+    then: Sighting | None,
+    b: Battle,
+    team: Sequence[Combatant],
+    enemies: Iterable[Combatant],
+    strike: dict[str, int],
+    outshot: bool = False,
+) -> frozenset[str]:
+    """The enemies that kept their distance since `then` while my side was hurt: each took a
+    turn in which one of my side (`team`, me first, where it now stands) was in its walk
+    (`strike`: how far it can walk up and strike, speed plus reach), and got no closer. A
+    holder with none of us in its walk is as patient as we are, no evidence. Empty without
+    evidence (no sighting, my side unhurt)."""
+    if then is None:
+        return frozenset()
+    acted, hurt = since(then, b, team[0].side)
+    if not hurt:
+        return frozenset()
+    boxes = [(c.pos[0], c.pos[1], c.size - 1) for c in team]
+    out = []
+    for e in enemies:
+        old = then.enemies.get(e.id)
+        if old is None or e.id not in acted:
+            continue
+        was = gap(old, boxes)
+        if (outshot or was <= strike.get(e.id, 0)) and gap(
+            (e.pos[0], e.pos[1], e.size - 1), boxes
+        ) >= was:
+            out.append(e.id)
+    return frozenset(out)
