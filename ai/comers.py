@@ -34,10 +34,11 @@ from dataclasses import dataclass
 
 from engine.battle import Battle
 from engine.events import Damage, EncounterStart, TurnStart
+from engine.grid.geometry import distance, footprint
 from engine.state import Combatant
 
-Box = tuple[int, int, int]
-"""(x, y, size - 1): a creature's top-left square and how far its footprint extends."""
+Footprint = tuple[tuple[int, int], ...]
+"""A creature's squares (`engine.grid.geometry.footprint`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +47,13 @@ class Sighting:
 
     seq: int
     """The length of the engine's log then."""
-    enemies: dict[str, Box]
-    """Each standing enemy's footprint."""
+    enemies: dict[str, Footprint]
+    """Each standing enemy's squares."""
 
 
 def sighting(b: Battle, me: Combatant) -> Sighting:
     """What `me` sees now (see `Sighting`)."""
-    enemies = {e.id: (e.pos[0], e.pos[1], e.size - 1) for e in b.enemies_of(me) if e.standing}
+    enemies = {e.id: footprint(e.pos, e.size) for e in b.enemies_of(me) if e.standing}
     return Sighting(len(b.log), enemies)
 
 
@@ -62,25 +63,17 @@ def opening(b: Battle, me: Combatant) -> Sighting | None:
     if not isinstance(first, EncounterStart):
         return None
     enemies = {
-        str(c["id"]): (int(c["pos"][0]), int(c["pos"][1]), int(c["size"]) - 1)
+        str(c["id"]): footprint((int(c["pos"][0]), int(c["pos"][1])), int(c["size"]))
         for c in first.combatants
         if c["side"] != me.side and c.get("arrives_round") is None
     }
     return Sighting(1, enemies)
 
 
-def gap(box: Box, team: Iterable[Box]) -> int:
-    """The least Chebyshev distance between a footprint and any of the team's footprints
-    (the larger of the gaps between them along x and along y)."""
-    ex, ey, en = box
-    best = 1 << 30
-    for ax, ay, an in team:
-        gx = ex - ax - an if ex > ax else ax - ex - en
-        gy = ey - ay - an if ey > ay else ay - ey - en
-        g = gx if gx > gy else gy
-        if g < best:
-            best = g
-    return best
+def gap(squares: Footprint, team: Iterable[Footprint]) -> int:
+    """The least distance between a creature's squares and any of the team's (the engine's
+    `distance`: Chebyshev, a large creature's whole footprint counted)."""
+    return min(distance(squares, other) for other in team)
 
 
 def since(then: Sighting, b: Battle, side: str) -> tuple[set[str], bool]:
@@ -117,15 +110,13 @@ def keeping_off(
     acted, hurt = since(then, b, team[0].side)
     if not hurt:
         return frozenset()
-    boxes = [(c.pos[0], c.pos[1], c.size - 1) for c in team]
+    boxes = [footprint(c.pos, c.size) for c in team]
     out = []
     for e in enemies:
         old = then.enemies.get(e.id)
         if old is None or e.id not in acted:
             continue
         was = gap(old, boxes)
-        if (outshot or was <= strike.get(e.id, 0)) and gap(
-            (e.pos[0], e.pos[1], e.size - 1), boxes
-        ) >= was:
+        if (outshot or was <= strike.get(e.id, 0)) and gap(footprint(e.pos, e.size), boxes) >= was:
             out.append(e.id)
     return frozenset(out)

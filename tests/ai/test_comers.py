@@ -18,6 +18,7 @@ from ai.tactical import TacticalPolicy
 from engine.actions import EndTurn, Move, UsePower
 from engine.encounter import Encounter
 from engine.grid import chebyshev
+from engine.grid.geometry import footprint
 from tests.support.helpers import BASIC_MELEE, BOLT_VS_AC, FIGHTER, SLAM, mon, pc
 from tests.support.scenarios import monster, play_turn, until_turn
 
@@ -139,7 +140,7 @@ def test_keeping_off_needs_evidence_and_harm(build: Any) -> None:
     could have come and didn't); the fighter that came is not; an enemy that has not acted
     since is no evidence."""
     enc, then = _after_heroes(build, walk=0, shoot=False)
-    assert then.enemies == {"hero": (15, 3, 0), "bow": (20, 6, 0)}
+    assert then.enemies == {"hero": ((15, 3),), "bow": ((20, 6),)}
     assert _off(enc, None) == frozenset()
     assert _off(enc, then) == frozenset()  # nobody hurt
     enc, then = _after_heroes(build, walk=0, shoot=True)
@@ -161,13 +162,13 @@ def test_the_opening_stands_for_the_first_sighting(build: Any) -> None:
     b = enc.battle
     first = opening(b, b["b"])
     assert first is not None
-    assert first.enemies == {"hero": (15, 3, 0), "bow": (20, 6, 0)}
-    assert opening(b, b["hero"]) == Sighting(1, {"b": (5, 3, 0)})
+    assert first.enemies == {"hero": ((15, 3),), "bow": ((20, 6),)}
+    assert opening(b, b["hero"]) == Sighting(1, {"b": ((5, 3),)})
 
 
 def test_gap_between_footprints() -> None:
     """The gap counts a large creature's whole footprint, as `engine.grid.distance` does."""
-    assert gap((5, 0, 0), [(0, 0, 0)]) == 5
-    assert gap((5, 0, 0), [(0, 0, 1)]) == 4  # a large ally covers x 0-1
-    assert gap((0, 0, 1), [(5, 5, 0)]) == 4  # a large enemy covers 0-1 on both axes
-    assert gap((3, 3, 0), [(9, 9, 0), (3, 5, 0)]) == 2
+    assert gap(footprint((5, 0)), [footprint((0, 0))]) == 5
+    assert gap(footprint((5, 0)), [footprint((0, 0), 2)]) == 4  # a large ally covers x 0-1
+    assert gap(footprint((0, 0), 2), [footprint((5, 5))]) == 4  # a large enemy: 0-1 both ways
+    assert gap(footprint((3, 3)), [footprint((9, 9)), footprint((3, 5))]) == 2
