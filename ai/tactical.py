@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from ai.config import AIConfig
 from ai.distances import DistanceCache, graph_of
@@ -224,8 +224,11 @@ class TacticalPolicy:
                 )
                 return Choice(act, self._decision(b, c, option, t0, text))
             return Choice(act, self._decision(b, c, option, t0, again=again))
-        if self._why is not None:  # an action that is no step of the plan
-            text, line, score = self._why
+        # mypy keeps `_why` narrowed to the None set above across the calls that set it again;
+        # the cast reads it as declared (compiled by mypyc, the narrowed read fails on a tuple).
+        why = cast("tuple[str, str, float] | None", self._why)
+        if why is not None:  # an action that is no step of the plan
+            text, line, score = why
             return Choice(act, self._decision(b, c, None, t0, text, cand=(line, score)))
         return Choice(act)
 
