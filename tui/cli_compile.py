@@ -220,7 +220,8 @@ def status(root: Path | None = None) -> str:
     found = compiled.builds(root)
     match = compiled.matching(root)
     for b in found:
-        state = "matches the installed sources" if b is match else "stale (other sources or Python)"
+        fits = match is not None and b.path == match.path
+        state = "matches the installed sources" if fits else "stale (other sources or Python)"
         lines.append(f"build: {b.path} (mypyc {b.mypyc}): {state}")
     if not found:
         lines.append(f"no build in {root}: `skirmish compile` makes one")

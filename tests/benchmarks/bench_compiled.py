@@ -47,13 +47,26 @@ def copy_tree(dest: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", ".mypy_cache", "build")
     for name in ("engine", "ai", "tui", "maps", "tests"):
         shutil.copytree(ROOT / name, dest / name, ignore=ignore)
-    shutil.copyfile(ROOT / "pyproject.toml", dest / "pyproject.toml")  # pytest's settings
 
 
 def play_fixtures(tree: Path) -> bool:
     """Whether `tree` plays the differential fixtures as recorded (pytest in `tree`)."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *FIXTURES],
+        # (pytest's settings from the checkout: a pyproject.toml in `tree` would be setuptools'
+        # to read when building there)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(ROOT / "pyproject.toml"),
+            "--rootdir",
+            str(tree),
+            *FIXTURES,
+        ],
         cwd=tree,
         env=dict(os.environ, PYTHONPATH=str(tree)),
         capture_output=True,

@@ -185,6 +185,11 @@ def test_status_and_remove(
     out = capsys.readouterr().out
     assert "this process: pure Python engine" in out
     assert "stale (other sources or Python)" in out and "no build matches" in out
+    fake_build(tmp_path, compiled.source_digest(), name="current")
+    assert cli_compile.cmd_compile(argparse.Namespace(status=True, remove=False)) == 0
+    out = capsys.readouterr().out
+    assert f"build: {tmp_path / 'current'} (mypyc 9.9): matches the installed sources" in out
+    assert "no build matches" not in out
     assert cli_compile.cmd_compile(argparse.Namespace(status=False, remove=True)) == 0
-    assert "removed 1 build(s)" in capsys.readouterr().out
+    assert "removed 2 build(s)" in capsys.readouterr().out
     assert compiled.builds(tmp_path) == []
