@@ -224,10 +224,16 @@ class TacticalPolicy:
                 )
                 return Choice(act, self._decision(b, c, option, t0, text))
             return Choice(act, self._decision(b, c, option, t0, again=again))
-        if self._why is not None:  # an action that is no step of the plan
-            text, line, score = self._why
+        why = self._read_why()
+        if why is not None:  # an action that is no step of the plan
+            text, line, score = why
             return Choice(act, self._decision(b, c, None, t0, text, cand=(line, score)))
         return Choice(act)
+
+    def _read_why(self) -> tuple[str, str, float] | None:
+        """`_why` as declared: read in `next_action`, mypy keeps it narrowed to the None set
+        there across the calls that set it again, and code compiled by mypyc trusted that."""
+        return self._why
 
     @staticmethod
     def _spent(b: Battle, c: Combatant, first: bool) -> bool:

@@ -8,7 +8,7 @@ values only: each type's rules (check, perform, describe) are its handler in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 from typing import Any, ClassVar
 
 from engine.events import quick_constructor
@@ -30,9 +30,15 @@ class Impossible(Exception):
         return f"Impossible({self.reason!r}, {self.code.name})"
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
+    """The base of every action: `name` is the save format's and the handlers' key for its
+    type. A plain class, not a dataclass, and each type's `name` set after its class, so that
+    mypyc (the optional compiled build) doesn't take `name` for a dataclass field."""
+
+    __slots__ = ()
     name: ClassVar[str] = "action"
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    """(Set by `dataclass` on each subclass; declared for the type checker's `fields`.)"""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.name}
@@ -44,60 +50,78 @@ class Action:
         return out
 
 
-@quick_constructor  # built by the AI and the engine on every attack and move
 @dataclass(frozen=True, slots=True)
 class Move(Action):
     """Walk or run along `path` (start square first), or shift one square (F-TRN-1, S-11)."""
 
-    name: ClassVar[str] = "move"
     path: tuple[Square, ...]
     mode: str = "walk"
 
 
-@quick_constructor  # built by the AI and the engine on every attack and move
+Move.name = "move"
+
+
 @dataclass(frozen=True, slots=True)
 class UsePower(Action):
     """Use a power on creatures (`targets`), an area (`origin`), or unseen squares (`squares`)."""
 
-    name: ClassVar[str] = "power"
     power: str
     targets: tuple[str, ...] = ()
     origin: Square | None = None
     squares: tuple[Square, ...] = ()
 
 
+UsePower.name = "power"
+
+
 @dataclass(frozen=True, slots=True)
 class SecondWind(Action):
-    name: ClassVar[str] = "second_wind"
+    pass
+
+
+SecondWind.name = "second_wind"
 
 
 @dataclass(frozen=True, slots=True)
 class StandUp(Action):
-    name: ClassVar[str] = "stand_up"
+    pass
+
+
+StandUp.name = "stand_up"
 
 
 @dataclass(frozen=True, slots=True)
 class Sustain(Action):
-    name: ClassVar[str] = "sustain"
     effect: str
+
+
+Sustain.name = "sustain"
 
 
 @dataclass(frozen=True, slots=True)
 class SpendActionPoint(Action):
-    name: ClassVar[str] = "action_point"
+    pass
+
+
+SpendActionPoint.name = "action_point"
 
 
 @dataclass(frozen=True, slots=True)
 class Delay(Action):
-    name: ClassVar[str] = "delay"
+    pass
+
+
+Delay.name = "delay"
 
 
 @dataclass(frozen=True, slots=True)
 class Ready(Action):
     """Ready `power` against the first enemy that enters a square within its reach/range."""
 
-    name: ClassVar[str] = "ready"
     power: str
+
+
+Ready.name = "ready"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +130,10 @@ class Bluff(Action):
     Insight; on a success, combat advantage against it until the end of the bluffer's next
     turn (F-MOD-13)."""
 
-    name: ClassVar[str] = "bluff"
     target: str
+
+
+Bluff.name = "bluff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,13 +142,18 @@ class HealCheck(Action):
     makes it stable (no more death saves). The usual 4e rule, an addition to the
     specification (issue 16): `engine.handlers.first_aid`."""
 
-    name: ClassVar[str] = "heal_check"
     target: str
+
+
+HealCheck.name = "heal_check"
 
 
 @dataclass(frozen=True, slots=True)
 class EndTurn(Action):
-    name: ClassVar[str] = "end_turn"
+    pass
+
+
+EndTurn.name = "end_turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +162,11 @@ class FullAttack(Action):
     at-will melee or ranged power; `targets[i]` is the target of attack i (the last one takes
     the rest). Rules: `engine.full_round`."""
 
-    name: ClassVar[str] = "full_attack"
     power: str
     targets: tuple[str, ...] = ()
+
+
+FullAttack.name = "full_attack"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +174,6 @@ class Withdraw(Action):
     """4srd and d20srd, a full-round action: move up to double speed along `path`; the
     square left first provokes nothing (S-15). Rules: `engine.full_round`."""
 
-    name: ClassVar[str] = "withdraw"
     path: tuple[Square, ...]
 
 
@@ -149,22 +181,28 @@ class Withdraw(Action):
 # Actions like any other (logged, undone, saved and replayed), taken at any point of a fight;
 # they spend no creature's action. Rules and refusals: `engine.gm`, dispatched by
 # `engine.handlers.gm`.
+
+
+Withdraw.name = "withdraw"
+
+
 @dataclass(frozen=True, slots=True)
 class GmHp(Action):
     """Damage (temporary hit points soak it first), healing or temporary hit points."""
 
-    name: ClassVar[str] = "gm_hp"
     target: str
     change: str
     """"damage", "heal" or "temp"."""
     amount: int
 
 
+GmHp.name = "gm_hp"
+
+
 @dataclass(frozen=True, slots=True)
 class GmEffect(Action):
     """Put a condition, ongoing damage or a modifier on a creature, with a duration."""
 
-    name: ClassVar[str] = "gm_effect"
     target: str
     duration: str = "save_ends"
     condition: str | None = None
@@ -176,12 +214,17 @@ class GmEffect(Action):
     """The effect's name in the log (default: what it does)."""
 
 
+GmEffect.name = "gm_effect"
+
+
 @dataclass(frozen=True, slots=True)
 class GmEndEffect(Action):
     """End an active effect now."""
 
-    name: ClassVar[str] = "gm_end_effect"
     effect: str
+
+
+GmEndEffect.name = "gm_end_effect"
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +232,6 @@ class GmAdd(Action):
     """Reinforcements: a creature of the encounter's bestiary joins `side` at `pos`, with
     `initiative` entered by the GM or (None) rolled."""
 
-    name: ClassVar[str] = "gm_add"
     creature: str
     side: str
     pos: Square
@@ -197,12 +239,17 @@ class GmAdd(Action):
     initiative: int | None = None
 
 
+GmAdd.name = "gm_add"
+
+
 @dataclass(frozen=True, slots=True)
 class GmRemove(Action):
     """A creature leaves the fight (flees, is captured, was never meant to be there)."""
 
-    name: ClassVar[str] = "gm_remove"
     target: str
+
+
+GmRemove.name = "gm_remove"
 
 
 GM_ACTIONS: tuple[type[Action], ...] = (GmHp, GmEffect, GmEndEffect, GmAdd, GmRemove)
@@ -268,3 +315,9 @@ _FIELDS: dict[str, Any] = {
     "pos": _square,
 }
 """How the save format's fields become action fields (any other field: a plain value)."""
+
+
+# Built by the AI and the engine on every attack and move. Called here, not as class
+# decorators: mypyc compiles a decorated class as a plain Python class.
+quick_constructor(Move)
+quick_constructor(UsePower)

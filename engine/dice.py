@@ -67,7 +67,6 @@ class DiceTerm:
         return f"{self.count}d{self.sides}"
 
 
-@quick_constructor  # made on every damage expression and its constant
 @dataclass(frozen=True, slots=True)
 class DiceExpr:
     """A sum of dice terms plus a constant, e.g. 1d8+1d6-1."""
@@ -154,6 +153,11 @@ class DiceExpr:
     @property
     def has_dice(self) -> bool:
         return bool(self.terms)
+
+
+# Made on every damage expression and its constant: a quick __init__ (engine.events).
+# Not a class decorator: mypyc compiles a decorated class as a plain Python class.
+quick_constructor(DiceExpr)
 
 
 class _Parser:
@@ -481,7 +485,6 @@ class RoutedDice:
         return source.roll(sides, purpose, who)
 
 
-@quick_constructor  # one per damage roll
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One rolled expression; `faces` lets the engine store and replay it."""
@@ -489,6 +492,11 @@ class Roll:
     expr: DiceExpr
     faces: tuple[int, ...]  # in term order; subtracted terms' faces appear as rolled
     total: int
+
+
+# One per damage roll: a quick __init__ (engine.events). Not a class decorator: mypyc
+# compiles a decorated class as a plain Python class.
+quick_constructor(Roll)
 
 
 def roll(

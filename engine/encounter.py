@@ -48,7 +48,6 @@ from engine.turns import (
 Square = tuple[int, int]
 
 
-@quick_constructor  # one per action
 @dataclass(frozen=True, slots=True)
 class Record:
     """One applied action with the dice faces and answers it used (replays it exactly)."""
@@ -61,6 +60,11 @@ class Record:
     typed: tuple[int, ...] = ()
     """Table play: the indices in `faces` of the faces a person typed in (the rest the app
     rolled); kept so that a replayed log still says which were which."""
+
+
+# One per action: a quick __init__ (engine.events). Not a class decorator: mypyc
+# compiles a decorated class as a plain Python class.
+quick_constructor(Record)
 
 
 class Encounter:

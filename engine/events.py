@@ -9,7 +9,7 @@ that produced them.
 from __future__ import annotations
 
 import types
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
 Square = tuple[int, int]
@@ -23,9 +23,15 @@ class Mod:
     value: int
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
+    """The base of every event: `type` is its log line type. A plain class, not a
+    dataclass, and each type's `type` set after its class, so that mypyc (the optional
+    compiled build) doesn't take `type` for a dataclass field."""
+
+    __slots__ = ()
     type: ClassVar[str] = "event"
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    """(Set by `dataclass` on each subclass; declared for the type checker's `fields`.)"""
 
     def payload(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
@@ -45,7 +51,6 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class EncounterStart(Event):
-    type: ClassVar[str] = "encounter_start"
     schema: int
     encounter: str
     content_hash: str
@@ -55,11 +60,13 @@ class EncounterStart(Event):
     combatants: tuple[dict[str, Any], ...]
 
 
+EncounterStart.type = "encounter_start"
+
+
 @dataclass(frozen=True, slots=True)
 class Check(Event):
     """A skill check outside an attack (Stealth and Perception deciding surprise)."""
 
-    type: ClassVar[str] = "check"
     id: str
     skill: str
     natural: int
@@ -69,9 +76,11 @@ class Check(Event):
     success: bool | None = None
 
 
+Check.type = "check"
+
+
 @dataclass(frozen=True, slots=True)
 class Initiative(Event):
-    type: ClassVar[str] = "initiative"
     id: str
     natural: int
     modifier: int
@@ -79,54 +88,72 @@ class Initiative(Event):
     rolloff: bool = False
 
 
+Initiative.type = "initiative"
+
+
 @dataclass(frozen=True, slots=True)
 class InitiativeOrder(Event):
-    type: ClassVar[str] = "initiative_order"
     order: tuple[str, ...]
+
+
+InitiativeOrder.type = "initiative_order"
 
 
 @dataclass(frozen=True, slots=True)
 class RoundStart(Event):
-    type: ClassVar[str] = "round_start"
+    pass
+
+
+RoundStart.type = "round_start"
 
 
 @dataclass(frozen=True, slots=True)
 class TurnStart(Event):
-    type: ClassVar[str] = "turn_start"
     id: str
+
+
+TurnStart.type = "turn_start"
 
 
 @dataclass(frozen=True, slots=True)
 class TurnEnd(Event):
-    type: ClassVar[str] = "turn_end"
     id: str
     delayed: bool = False
 
 
+TurnEnd.type = "turn_end"
+
+
 @dataclass(frozen=True, slots=True)
 class ActionSpent(Event):
-    type: ClassVar[str] = "action"
     id: str
     kind: str
     name: str
 
 
+ActionSpent.type = "action"
+
+
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
-    type: ClassVar[str] = "move"
     id: str
     mode: str
     path: tuple[Square, ...]
     cost: int
 
 
+Moved.type = "move"
+
+
 @dataclass(frozen=True, slots=True)
 class Provoke(Event):
-    type: ClassVar[str] = "provoke"
     mover: str
     by: str
     at: Square
     taken: bool
+
+
+Provoke.type = "provoke"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +164,6 @@ class Triggered(Event):
     damage); `taken` says whether it did. When taken, an `action` line of kind `immediate`
     and the power's own lines follow."""
 
-    type: ClassVar[str] = "trigger"
     id: str
     power: str
     trigger: str
@@ -146,9 +172,11 @@ class Triggered(Event):
     taken: bool
 
 
+Triggered.type = "trigger"
+
+
 @dataclass(frozen=True, slots=True)
 class Attack(Event):
-    type: ClassVar[str] = "attack"
     attacker: str
     target: str
     power: str
@@ -175,6 +203,9 @@ class Attack(Event):
         return out
 
 
+Attack.type = "attack"
+
+
 @dataclass(frozen=True, slots=True)
 class CritExtra:
     dice: str
@@ -184,7 +215,6 @@ class CritExtra:
 
 @dataclass(frozen=True, slots=True)
 class Damage(Event):
-    type: ClassVar[str] = "damage"
     target: str
     source: str | None
     power: str | None
@@ -201,9 +231,11 @@ class Damage(Event):
     temp_hp_after: int = 0
 
 
+Damage.type = "damage"
+
+
 @dataclass(frozen=True, slots=True)
 class Heal(Event):
-    type: ClassVar[str] = "heal"
     target: str
     source: str | None
     amount: int
@@ -212,17 +244,21 @@ class Heal(Event):
     surge: bool = False
 
 
+Heal.type = "heal"
+
+
 @dataclass(frozen=True, slots=True)
 class TempHp(Event):
-    type: ClassVar[str] = "temp_hp"
     target: str
     amount: int
     temp_hp: int
 
 
+TempHp.type = "temp_hp"
+
+
 @dataclass(frozen=True, slots=True)
 class EffectStart(Event):
-    type: ClassVar[str] = "effect_start"
     effect: str
     target: str
     source: str | None
@@ -232,17 +268,21 @@ class EffectStart(Event):
     parts: tuple[dict[str, Any], ...]
 
 
+EffectStart.type = "effect_start"
+
+
 @dataclass(frozen=True, slots=True)
 class EffectEnd(Event):
-    type: ClassVar[str] = "effect_end"
     effect: str
     target: str
     reason: str
 
 
+EffectEnd.type = "effect_end"
+
+
 @dataclass(frozen=True, slots=True)
 class Save(Event):
-    type: ClassVar[str] = "save"
     id: str
     effect: str
     when: str
@@ -252,9 +292,11 @@ class Save(Event):
     success: bool
 
 
+Save.type = "save"
+
+
 @dataclass(frozen=True, slots=True)
 class DeathSave(Event):
-    type: ClassVar[str] = "death_save"
     id: str
     natural: int
     total: int
@@ -262,17 +304,21 @@ class DeathSave(Event):
     failures: int
 
 
+DeathSave.type = "death_save"
+
+
 @dataclass(frozen=True, slots=True)
 class StateChange(Event):
-    type: ClassVar[str] = "state"
     id: str
     state: str
     hp: int
 
 
+StateChange.type = "state"
+
+
 @dataclass(frozen=True, slots=True)
 class PowerRecharge(Event):
-    type: ClassVar[str] = "recharge"
     id: str
     power: str
     natural: int
@@ -280,9 +326,11 @@ class PowerRecharge(Event):
     recharged: bool
 
 
+PowerRecharge.type = "recharge"
+
+
 @dataclass(frozen=True, slots=True)
 class Decision(Event):
-    type: ClassVar[str] = "decision"
     id: str
     policy: str
     summary: str
@@ -290,14 +338,19 @@ class Decision(Event):
     ms: float
 
 
+Decision.type = "decision"
+
+
 @dataclass(frozen=True, slots=True)
 class Arrive(Event):
     """A reinforcement arrives at the start of a round, on `pos` (issue 16; schema 2,
     docs/log.md); its `initiative` and a new `initiative_order` follow."""
 
-    type: ClassVar[str] = "arrive"
     id: str
     pos: Square
+
+
+Arrive.type = "arrive"
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,20 +358,24 @@ class Immune(Event):
     """A power's effects did not land: the target is immune to its keyword (issue 16; a
     schema-2 line, docs/log.md). Damage stopped by an immunity is an `immune` adjustment."""
 
-    type: ClassVar[str] = "immune"
     target: str
     source: str | None
     power: str
     keyword: str
 
 
+Immune.type = "immune"
+
+
 @dataclass(frozen=True, slots=True)
 class Note(Event):
     """Something a person should read that no other event says (a power used with no roll)."""
 
-    type: ClassVar[str] = "note"
     id: str | None
     text: str
+
+
+Note.type = "note"
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +384,6 @@ class Gm(Event):
     `effect`, `end_effect`, `add` or `remove`. The consequences follow as ordinary events
     (damage, heal, temp_hp, effect_start/end, initiative, initiative_order)."""
 
-    type: ClassVar[str] = "gm"
     tool: str
     target: str
     summary: str
@@ -335,12 +391,17 @@ class Gm(Event):
     """`add`: the creature as encounter_start lists its combatants."""
 
 
+Gm.type = "gm"
+
+
 @dataclass(frozen=True, slots=True)
 class EncounterEnd(Event):
-    type: ClassVar[str] = "encounter_end"
     winner: str | None
     rounds: int
     reason: str
+
+
+EncounterEnd.type = "encounter_end"
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +455,7 @@ BUILDER_FIELDS = 3
 a `Logged` and an `ActionSpent` together about 7,500 instructions this way, 8,500 the other;
 below three fields the two class swaps cost about what the descriptor calls save)."""
 
-_set_class = object.__dict__["__class__"].__set__
+_set_class = vars(object)["__class__"].__set__  # (`object.__dict__` crashes mypyc 2.4)
 
 T = TypeVar("T", bound=type)
 

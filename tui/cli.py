@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui import cli_import, cli_saves
+from tui import cli_compile, cli_import, cli_saves, compiled
 from tui.cli_styles import add_style_option, style_texts, styles_by_side
 from tui.progress import progress
 from tui.safetext import cells, clean, pad
@@ -45,6 +45,7 @@ EXAMPLES = """examples:
                                             your characters and monsters as content
   skirmish list                             bundled encounters
   skirmish list --creatures default         its creatures: the ids --control takes, sides
+  skirmish compile                          optional: a compiled engine, faster sims
   skirmish host default --seat kael=alice   host a table (players join over SSH)
   skirmish join --seat kael                 sit at the table (the seat app)
 """
@@ -73,7 +74,7 @@ class _VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        print(f"skirmish {_version()}")
+        print(f"skirmish {_version()} ({compiled.describe()})")
         parser.exit()
 
 
@@ -251,6 +252,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     )
     cli_import.add_parser(sub)
     cli_saves.add_parsers(sub)
+    cli_compile.add_parser(sub)
     if command is not None and command not in sub.choices:
         from tui.table import cli as table_cli  # light: argparse only until a command runs
 
@@ -259,6 +261,7 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    compiled.activate()  # before anything imports the engine (tui.compiled)
     words = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(words[0] if words else None).parse_args(words)
     try:
@@ -286,6 +289,8 @@ def _main(args: argparse.Namespace) -> int:
             return table_cli.run(args)
         if args.command == "import":
             return cli_import.cmd_import(args)
+        if args.command == "compile":
+            return cli_compile.cmd_compile(args)
         if getattr(args, "func", None) is not None:  # resume, replay, export
             return cli_saves.run(args)
         from tui.launch import launch

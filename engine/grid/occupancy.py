@@ -17,7 +17,6 @@ from engine.grid.geometry import footprint
 from engine.grid.terrain import Square
 
 
-@quick_constructor  # one per living creature whenever `Battle.occupancy` is rebuilt
 @dataclass(frozen=True, slots=True)
 class Occupant:
     """A creature as the grid sees it: `pos` is its top-left square, `size` squares per side."""
@@ -30,6 +29,12 @@ class Occupant:
     @property
     def squares(self) -> tuple[Square, ...]:
         return footprint(self.pos, self.size)
+
+
+# One per living creature whenever `Battle.occupancy` is rebuilt: a quick __init__
+# (engine.events). Not a class decorator: mypyc compiles a decorated class as a plain
+# Python class.
+quick_constructor(Occupant)
 
 
 @dataclass(frozen=True, slots=True)

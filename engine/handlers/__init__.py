@@ -1,6 +1,6 @@
 """Action handlers: one module per group of action types, each type's rules in one place.
 
-Importing this package imports every module in it, so a new module's `@register` handlers
+Importing this package imports every module in it, so a new module's registered handlers
 are known without a list to keep (see `engine.handlers.base`).
 """
 

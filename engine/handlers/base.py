@@ -5,7 +5,8 @@ nothing, returns a plan), `perform` (apply a checked action with its plan) and `
 (a short line for lists, saves and the replay). `Encounter` only dispatches here, the save
 format (`action_from_json`) reads its action names from here, and so adding an action means
 writing one handler module in this package (plus its tests): the package imports each of
-its modules, and `@register` records the handler under its action's `name`.
+its modules, and `register(Class)` records the handler under its action's `name` (called after
+the class, not as a decorator: mypyc compiles a decorated class as a plain Python class).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 from engine import turn_budget
 from engine.actions import Action, Impossible
 from engine.events import ActionSpent
+from engine.native import mypyc_attr
 from engine.refusals import Refusal
 
 if TYPE_CHECKING:
@@ -44,6 +46,7 @@ class Ids:
         return pid or "?"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's own handler (tests/engine)
 class Handler(ABC, Generic[A]):
     """The rules of one action type. Subclasses set `action` and are registered once."""
 
@@ -68,7 +71,8 @@ HANDLERS: dict[str, Handler[Any]] = {}
 
 
 def register(cls: type[Handler[Any]]) -> type[Handler[Any]]:
-    """Class decorator: the one place an action type becomes known to the engine."""
+    """The one place an action type becomes known to the engine: `register(Class)` after the
+    class (a test may use it as a class decorator; returns the class)."""
     name = cls.action.name
     if name in HANDLERS and type(HANDLERS[name]) is not cls:
         raise ValueError(f"two handlers for action {name!r}")

@@ -45,7 +45,6 @@ def heal_check_odds(c: Combatant) -> float:
     return min(20, max(0, 21 - need)) / 20
 
 
-@register
 class HealCheckHandler(Handler[HealCheck]):
     action = HealCheck
 
@@ -68,3 +67,6 @@ class HealCheckHandler(Handler[HealCheck]):
 
     def describe(self, act: HealCheck, who: str, names: Naming) -> str:
         return f"{who}: Heal check on {names.who(act.target)}"
+
+
+register(HealCheckHandler)

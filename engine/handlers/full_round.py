@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from engine.state import Combatant
 
 
-@register
 class FullAttackHandler(Handler[FullAttack]):
     action = FullAttack
 
@@ -26,7 +25,9 @@ class FullAttackHandler(Handler[FullAttack]):
         full_attack(enc, act, plan)
 
 
-@register
+register(FullAttackHandler)
+
+
 class WithdrawHandler(Handler[Withdraw]):
     action = Withdraw
 
@@ -35,3 +36,6 @@ class WithdrawHandler(Handler[Withdraw]):
 
     def perform(self, enc: Encounter, c: Combatant, act: Withdraw, plan: int) -> None:
         withdraw(enc, act, plan)
+
+
+register(WithdrawHandler)

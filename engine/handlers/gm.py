@@ -24,7 +24,6 @@ class _Gm(Handler[Any]):
         perform(enc, act, plan)
 
 
-@register
 class GmHpHandler(_Gm):
     action = GmHp
 
@@ -32,7 +31,9 @@ class GmHpHandler(_Gm):
         return f"GM: {names.who(act.target)} {act.change} {act.amount}"
 
 
-@register
+register(GmHpHandler)
+
+
 class GmEffectHandler(_Gm):
     action = GmEffect
 
@@ -41,7 +42,9 @@ class GmEffectHandler(_Gm):
         return f"GM: {names.who(act.target)} gets {what}"
 
 
-@register
+register(GmEffectHandler)
+
+
 class GmEndEffectHandler(_Gm):
     action = GmEndEffect
 
@@ -49,7 +52,9 @@ class GmEndEffectHandler(_Gm):
         return f"GM: effect {act.effect} ends"
 
 
-@register
+register(GmEndEffectHandler)
+
+
 class GmAddHandler(_Gm):
     action = GmAdd
 
@@ -57,9 +62,14 @@ class GmAddHandler(_Gm):
         return f"GM: {act.creature} joins {act.side} at {act.pos[0]},{act.pos[1]}"
 
 
-@register
+register(GmAddHandler)
+
+
 class GmRemoveHandler(_Gm):
     action = GmRemove
 
     def describe(self, act: GmRemove, who: str, names: Naming) -> str:
         return f"GM: {names.who(act.target)} leaves the fight"
+
+
+register(GmRemoveHandler)

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from engine.state import Combatant
 
 
-@register
 class MoveHandler(Handler[Move]):
     action = Move
 
@@ -33,7 +32,9 @@ class MoveHandler(Handler[Move]):
         return f"{who}: {act.mode} to {x},{y}"
 
 
-@register
+register(MoveHandler)
+
+
 class StandUpHandler(Handler[StandUp]):
     action = StandUp
 
@@ -45,3 +46,6 @@ class StandUpHandler(Handler[StandUp]):
     def perform(self, enc: Encounter, c: Combatant, act: StandUp, plan: Any) -> None:
         spend(enc, c, "move", "stand_up")
         remove_condition(enc.battle, c, "prone", "stood_up")
+
+
+register(StandUpHandler)

@@ -24,7 +24,6 @@ SECOND_WIND = EffectSpec(
 )
 
 
-@register
 class SecondWindHandler(Handler[SecondWind]):
     action = SecondWind
 
@@ -45,7 +44,9 @@ class SecondWindHandler(Handler[SecondWind]):
         add_effect(b, SECOND_WIND, c, c, "second wind")
 
 
-@register
+register(SecondWindHandler)
+
+
 class BluffHandler(Handler[Bluff]):
     action = Bluff
 
@@ -59,3 +60,6 @@ class BluffHandler(Handler[Bluff]):
     def perform(self, enc: Encounter, c: Combatant, act: Bluff, plan: Combatant) -> None:
         spend(enc, c, "standard", "bluff")
         bluff(enc.battle, c, plan)
+
+
+register(BluffHandler)

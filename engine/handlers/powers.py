@@ -27,7 +27,6 @@ _PLAIN = _SPENT | {"free"}
 reason to refuse it (tests/engine/test_attack_fast.py)."""
 
 
-@register
 class UsePowerHandler(Handler[UsePower]):
     action = UsePower
 
@@ -66,7 +65,9 @@ class UsePowerHandler(Handler[UsePower]):
         return text
 
 
-@register
+register(UsePowerHandler)
+
+
 class SustainHandler(Handler[Sustain]):
     action = Sustain
 
@@ -82,3 +83,6 @@ class SustainHandler(Handler[Sustain]):
     def perform(self, enc: Encounter, c: Combatant, act: Sustain, plan: ActiveEffect) -> None:
         spend(enc, c, plan.duration.removeprefix("sustain_"), "sustain")
         plan.sustained_turn = c.turns_started
+
+
+register(SustainHandler)

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from engine.state import Combatant
 
 
-@register
 class EndTurnHandler(Handler[EndTurn]):
     action = EndTurn
 
@@ -32,7 +31,9 @@ class EndTurnHandler(Handler[EndTurn]):
         return f"{who}: ends the turn"
 
 
-@register
+register(EndTurnHandler)
+
+
 class DelayHandler(Handler[Delay]):
     action = Delay
 
@@ -46,7 +47,9 @@ class DelayHandler(Handler[Delay]):
         delay(enc.battle, c)
 
 
-@register
+register(DelayHandler)
+
+
 class ReadyHandler(Handler[Ready]):
     action = Ready
 
@@ -64,7 +67,9 @@ class ReadyHandler(Handler[Ready]):
         c.readied = plan.id
 
 
-@register
+register(ReadyHandler)
+
+
 class ActionPointHandler(Handler[SpendActionPoint]):
     action = SpendActionPoint
 
@@ -85,3 +90,6 @@ class ActionPointHandler(Handler[SpendActionPoint]):
         c.action_point_used = True
         b.extra_standard += 1
         b.emit(ActionSpent(c.id, "free", "action_point"))
+
+
+register(ActionPointHandler)

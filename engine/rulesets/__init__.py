@@ -1,6 +1,6 @@
 """Rulesets by name: the policy objects behind `ruleset:` in an encounter.
 
-Importing the package imports each of its modules, whose `@register` makes their ruleset
+Importing the package imports each of its modules, whose `register(...)` makes their ruleset
 known (`engine.rulesets.registry`); `RULESETS` and `ruleset_names()` are the one list.
 """
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from engine.content.schema import Creature, DamageSpec, Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
+from engine.native import mypyc_attr
 from engine.rulesets.bonuses import typed_total
 from engine.state import Combatant, HpState
 
@@ -65,19 +66,20 @@ _SHARED_MEMOS: dict[type, tuple[dict[Any, Any], dict[Any, Any]]] = {}
 """Per ruleset class: (attack modifiers memo, defense memo), see `Ruleset.__init__`."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's own ruleset (tests/engine)
 class Ruleset(ABC):
-    name: str = "base"
-    maximize_crit_damage: bool = True
+    name: ClassVar[str] = "base"
+    maximize_crit_damage: ClassVar[bool] = True
     """ffd20: a critical hit's damage is its maximum (F-ATK-7)."""
-    minimum_damage_on_hit: int = 0
+    minimum_damage_on_hit: ClassVar[int] = 0
     """4srd S-5 and d20srd D-7: a hit deals at least 1."""
-    coup_de_grace_crits: bool = True
+    coup_de_grace_crits: ClassVar[bool] = True
     """F-ATK-8: a melee hit on a helpless adjacent target is a critical hit."""
-    stacking: frozenset[str] | None = None
+    stacking: ClassVar[frozenset[str] | None] = None
     """Bonus types that stack with themselves (`TypedBonus`); None: every bonus adds."""
-    extra_actions: tuple[ExtraAction, ...] = ()
+    extra_actions: ClassVar[tuple[ExtraAction, ...]] = ()
     """The actions beyond the shared ones this ruleset has (full attack, withdraw, ...)."""
-    situational: bool = False
+    situational: ClassVar[bool] = False
     """`situational_modifiers` may add something (4srd range penalties): the AI then asks
     for each square it weighs instead of once per target."""
     rolls_damage: ClassVar[bool] = False

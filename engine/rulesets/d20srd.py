@@ -105,7 +105,6 @@ FULL_ATTACK = ExtraAction(
 )
 
 
-@register
 class D20Srd(SrdRules):
     name = "d20srd"
     maximize_crit_damage = False
@@ -299,6 +298,9 @@ class D20Srd(SrdRules):
 
     def damage_reduction(self, target: Combatant, types: tuple[str, ...]) -> int:
         return target.creature.damage_reduction if not types else 0
+
+
+register(D20Srd)
 
 
 def attack_ability(cr: Creature, power: Power, weapon: Weapon | None) -> Ability | None:

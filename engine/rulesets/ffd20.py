@@ -10,7 +10,6 @@ from engine.rulesets.registry import register
 from engine.state import Combatant
 
 
-@register
 class Ffd20(Ruleset):
     name = "ffd20"
 
@@ -19,6 +18,9 @@ class Ffd20(Ruleset):
 
     def _attack_modifiers(self, c: Combatant, power: Power, weapon: Weapon | None) -> list[Mod]:
         return ffd20_attack_modifiers(c, power, weapon)
+
+
+register(Ffd20)
 
 
 def ffd20_defense(cr: Creature, which: str) -> int:

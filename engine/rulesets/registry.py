@@ -1,5 +1,5 @@
 """The rulesets by name: the one list every other place (content validation, `--ruleset`,
-the app's messages) reads. A ruleset module registers its class with `@register`; the
+the app's messages) reads. A ruleset module registers its class with `register(Class)`; the
 `engine.rulesets` package imports every module in it, so a new ruleset is its module (and
 its content and tests) and nothing else.
 """
@@ -19,7 +19,8 @@ RULESETS: dict[str, type[Ruleset]] = {}
 
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
-    """Class decorator: make a ruleset known by its `name`."""
+    """Make a ruleset known by its `name`: `register(Class)` after the class (a test may use
+    it as a class decorator; returns the class)."""
     known = RULESETS.get(cls.name)
     if known is not None and known is not cls:
         raise ValueError(f"two rulesets named {cls.name!r}")

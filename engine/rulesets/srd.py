@@ -18,7 +18,7 @@ action accounting counts it), so it can't accompany a full-round action.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.events import Moved, TurnStart
 from engine.rulesets.base import CreatureRules, ExtraAction, Ruleset
@@ -72,7 +72,7 @@ class SrdRules(Ruleset):
     """The shared half of `4srd` and `d20srd` (S-1, S-5, S-14, S-15; D-4, D-7)."""
 
     minimum_damage_on_hit = 1
-    extra_actions: tuple[ExtraAction, ...] = (WITHDRAW, FIVE_FOOT_STEP)
+    extra_actions: ClassVar[tuple[ExtraAction, ...]] = (WITHDRAW, FIVE_FOOT_STEP)
 
     def new_state(self, c: Combatant) -> SrdCreatureRules:
         return SrdCreatureRules()

@@ -56,7 +56,6 @@ RACE_SPEED = {"dwarf": (5, 5), "gnome": (5, 4), "halfling": (5, 4), "elf": (7, 6
 STACKING = frozenset({"untyped"})
 
 
-@register
 class Srd4(SrdRules):
     name = "4srd"
     stacking = STACKING
@@ -159,6 +158,9 @@ class Srd4(SrdRules):
         if cr.initiative is not None:
             return cr.initiative
         return cr.abilities.mod("dex")
+
+
+register(Srd4)
 
 
 def basic_attack_ability(power: Power, weapon: Weapon) -> Ability:

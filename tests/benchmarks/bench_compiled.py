@@ -8,30 +8,12 @@ What it prints (CPU time; each part on both copies in turn, the order alternatin
 3. CPU per `default` fight and per 5 v 8 fight on 40x40, both sides tactical;
 4. decision time (every decision), p50/p95 on 40x40 and 100x100 (with --decisions).
 
-The verdict the project took from it (docs/ai.md "Speed"): a compiled build is integrated only
-if it gives >= 1.8x on the brawl AND on `default` with the whole suite green on the compiled
-copy. The copy is built with `mypycify` over `MODULES` (about 8 minutes of one core: use
-`--keep DIR` to build once and `--reuse DIR` to measure again). Needs a C compiler, the Python
-headers and mypy (a test dependency); without them it says so and exits 0.
-
-Modules left out, and why (mypyc 1.x, Python 3.11):
-- engine/actions.py, engine/events.py: frozen dataclass hierarchies whose base declares a
-  `ClassVar` default (`name`, `type`); compiled, `dataclasses` takes the ClassVar for a field
-  and the module fails at import ("non-default argument follows default argument");
-- engine/decisions.py: `Question(ABC, Generic[T])` as a native class fails at import
-  ("attribute '__dict__' of 'type' objects is not writable");
-- engine/grid/battlemap.py: `ai.position` keeps its per-map memos in a WeakKeyDictionary, and
-  a native class can't be weakly referenced ("cannot create weak reference to 'BattleMap'");
-- engine/save.py (and the save and log modules built on it: savewriter, savecheck, autosave,
-  history, logfile, replay): compiled, importing it crashes the interpreter (segfault); they
-  are not on the hot path;
-- ai/tactical.py: `next_action` sets `self._why = None`, calls a method that sets it again,
-  then tests it; mypy keeps the attribute narrowed to None across the call, and compiled code
-  trusts that ("None object expected; got tuple");
-- engine/handlers/*, engine/rulesets/*: classes registered by a class decorator (`@register`)
-  become non-native, and mypyc refuses a non-native class under a native base;
-- engine/content/*, engine/importers/*, ai/sim.py, tui/*: loading, import, process pools and
-  screens, not the hot loop.
+The same build as `skirmish compile` (`tui.cli_compile`: its module list, with the reason for
+each module left out, and its mypyc settings), made in a copy of the tree (`--keep DIR` to
+build once, `--reuse DIR` to measure again; a build takes several minutes of one core). Before
+measuring, the compiled copy plays the differential fixtures (the AI's decisions and the log
+digests: `FIXTURES`); the script exits 1 if any of them differs there. Needs a C compiler, the
+Python headers and mypy (a test dependency); without them it says so and exits 0.
 
 Run from the repository root: `.venv/bin/python tests/benchmarks/bench_compiled.py [--quick]`.
 """
@@ -39,80 +21,25 @@ Run from the repository root: `.venv/bin/python tests/benchmarks/bench_compiled.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-LEFT_OUT = (
-    "engine/actions.py",
-    "engine/events.py",
-    "engine/decisions.py",
-    "engine/grid/battlemap.py",
-    "engine/save.py",
-    "engine/savewriter.py",
-    "engine/savecheck.py",
-    "engine/autosave.py",
-    "engine/history.py",
-    "engine/logfile.py",
-    "engine/replay.py",
-    "ai/tactical.py",
-    "ai/sim.py",
+sys.path.insert(0, str(ROOT))
+
+from tui import cli_compile  # noqa: E402  (run as a script: the checkout first on the path)
+
+FIXTURES = (
+    "tests/ai/test_ai_decisions_unchanged.py",
+    "tests/ai/test_decisions_unchanged.py",
+    "tests/engine/test_log_digests.py",
 )
-"""Modules of the compiled packages that stay pure (see the module docstring for why)."""
-PACKAGES = ("engine", "engine/grid", "ai")
-"""Where the compiled modules live (their `__init__` stays pure)."""
-
-MYPY_CONFIG = """\
-[mypy]
-python_version = 3.11
-explicit_package_bases = True
-plugins = pydantic.mypy
-[mypy-networkx]
-ignore_missing_imports = True
-[mypy-networkx.*]
-ignore_missing_imports = True
-"""
-
-BUILD = """\
-import sys
-from setuptools import setup
-from mypyc.build import mypycify
-
-mods = sys.argv[1:]
-sys.argv = [sys.argv[0], "build_ext", "--inplace"]
-setup(name="skirmish-compiled-bench", ext_modules=mypycify(["--config-file=mypyc.ini", *mods]))
-"""
-
-
-def modules(root: Path) -> list[str]:
-    """The module files compiled, relative to `root`."""
-    out = []
-    for pkg in PACKAGES:
-        for path in sorted((root / pkg).glob("*.py")):
-            rel = path.relative_to(root).as_posix()
-            if path.name != "__init__.py" and rel not in LEFT_OUT:
-                out.append(rel)
-    return out
-
-
-def missing_toolchain() -> str | None:
-    """Why a build can't happen here, or None."""
-    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
-        return "no C compiler (cc/gcc) on PATH"
-    include = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    if not include.exists():
-        return f"no Python headers ({include} is missing)"
-    if importlib.util.find_spec("mypyc") is None:
-        return "mypyc is not installed (it comes with mypy: pip install -e '.[test]')"
-    return None
+"""The differential fixtures: the compiled copy must play them exactly as recorded."""
 
 
 def copy_tree(dest: Path) -> None:
@@ -122,22 +49,34 @@ def copy_tree(dest: Path) -> None:
         shutil.copytree(ROOT / name, dest / name, ignore=ignore)
 
 
-def build(dest: Path) -> float:
-    """Compile `modules` in place in `dest`; the wall seconds it took."""
-    (dest / "mypyc.ini").write_text(MYPY_CONFIG)
-    (dest / "build_compiled.py").write_text(BUILD)
-    t0 = time.perf_counter()
+def play_fixtures(tree: Path) -> bool:
+    """Whether `tree` plays the differential fixtures as recorded (pytest in `tree`)."""
     done = subprocess.run(
-        [sys.executable, "build_compiled.py", *modules(dest)],
-        cwd=dest,
+        # (pytest's settings from the checkout: a pyproject.toml in `tree` would be setuptools'
+        # to read when building there)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(ROOT / "pyproject.toml"),
+            "--rootdir",
+            str(tree),
+            *FIXTURES,
+        ],
+        cwd=tree,
+        env=dict(os.environ, PYTHONPATH=str(tree)),
         capture_output=True,
         text=True,
     )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    print(f"differential fixtures on {tree.name}: {lines[-1] if lines else '(no output)'}")
     if done.returncode != 0:
-        sys.exit(
-            f"bench_compiled: the mypyc build failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
-        )
-    return time.perf_counter() - t0
+        print("\n".join(lines[-40:]))
+    return done.returncode == 0
 
 
 PROBE = "import engine.attacks as m, ai.planner as p; print(m.__file__, p.__file__)"
@@ -157,7 +96,6 @@ def check_compiled(tree: Path) -> str:
 
 
 def measure(trees: list[Path], parts: list[str], quick: bool) -> list[dict[str, Any]]:
-    sys.path.insert(0, str(ROOT))
     from tests.benchmarks import bench_speed
 
     args = argparse.Namespace(quick=quick, sim_runs=20)
@@ -206,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", metavar="DIR", help="build into DIR (new) and keep it")
     ap.add_argument("--reuse", metavar="DIR", help="measure a DIR that --keep built")
     args = ap.parse_args(argv)
-    why = missing_toolchain()
+    why = cli_compile.missing_toolchain()
     if why is not None:
         print(f"bench_compiled: skipped: {why}")
         return 0
@@ -218,9 +156,18 @@ def main(argv: list[str] | None = None) -> int:
             for tree in (pure, compiled):
                 tree.mkdir(parents=True)
                 copy_tree(tree)
-            print(f"building {len(modules(compiled))} modules with mypyc ...", flush=True)
-            print(f"mypyc build: {build(compiled):.0f} s wall")
+            print(
+                f"building {len(cli_compile.modules(compiled))} modules with mypyc ...", flush=True
+            )
+            try:
+                seconds = cli_compile.run_mypyc(compiled)
+            except cli_compile.CompileError as exc:
+                sys.exit(f"bench_compiled: {exc}")
+            print(f"mypyc build: {seconds:.0f} s wall")
         print("compiled tree imports:", check_compiled(compiled))
+        if not play_fixtures(compiled):
+            print("bench_compiled: the compiled copy does not play as the pure one")
+            return 1
         now, before = measure([compiled, pure], parts, args.quick)
     report(now, before)
     return 0
