@@ -90,22 +90,23 @@ def _second_turn(build: Any, config: str, walk: int, shoot: bool) -> tuple[Encou
 def test_it_waits_for_a_fighter_that_comes(build: Any) -> None:
     """The fighter walked a square closer (and the archer shot): it will come, so the brute
     keeps waiting out of its walk."""
-    _, near = _second_turn(build, "tactical-comers", walk=1, shoot=True)
+    _, near = _second_turn(build, "tactical", walk=1, shoot=True)
     assert not near
 
 
 def test_it_waits_while_nobody_hurts_it(build: Any) -> None:
     """The fighter held and nobody shot: waiting costs nothing, the brute keeps waiting."""
-    _, near = _second_turn(build, "tactical-comers", walk=0, shoot=False)
+    _, near = _second_turn(build, "tactical", walk=0, shoot=False)
     assert not near
 
 
 def test_it_does_not_wait_for_a_fighter_that_holds_while_the_archer_shoots(build: Any) -> None:
     """The fighter held while the archer shot the brute: neither comes, so the brute walks
-    into the fighter's walk; `tactical`, without the evidence, keeps waiting."""
-    _, near = _second_turn(build, "tactical-comers", walk=0, shoot=True)
-    assert near
+    into the fighter's walk; `tactical-waiting` (round 7's default), without the evidence,
+    keeps waiting."""
     _, near = _second_turn(build, "tactical", walk=0, shoot=True)
+    assert near
+    _, near = _second_turn(build, "tactical-waiting", walk=0, shoot=True)
     assert not near
 
 
