@@ -49,8 +49,26 @@ def copy_tree(dest: Path) -> None:
         shutil.copytree(ROOT / name, dest / name, ignore=ignore)
 
 
+IN_USE = """\
+import sys
+import ai.moving, engine.attacks
+bad = [m.__file__ for m in (ai.moving, engine.attacks) if not m.__file__.endswith(".so")]
+sys.exit(f"not the compiled copy: {bad}" if bad else 0)
+"""
+"""Run in the fixtures' environment first: they must import the compiled modules."""
+
+
 def play_fixtures(tree: Path) -> bool:
-    """Whether `tree` plays the differential fixtures as recorded (pytest in `tree`)."""
+    """Whether `tree` plays the differential fixtures as recorded (pytest in `tree`, with
+    `tree` first on the path: the checkout's own `pythonpath` setting would put the pure
+    sources first, and the fixtures would pass without running a compiled line)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    check = subprocess.run(
+        [sys.executable, "-c", IN_USE], cwd=tree, env=env, capture_output=True, text=True
+    )
+    if check.returncode != 0:
+        print(f"differential fixtures on {tree.name}: {check.stderr.strip()}")
+        return False
     done = subprocess.run(
         # (pytest's settings from the checkout: a pyproject.toml in `tree` would be setuptools'
         # to read when building there)
@@ -65,10 +83,14 @@ def play_fixtures(tree: Path) -> bool:
             str(ROOT / "pyproject.toml"),
             "--rootdir",
             str(tree),
+            "-o",
+            f"pythonpath={tree}",
+            "-p",
+            "tests.support.compiled_check",
             *FIXTURES,
         ],
         cwd=tree,
-        env=dict(os.environ, PYTHONPATH=str(tree)),
+        env=env,
         capture_output=True,
         text=True,
     )
