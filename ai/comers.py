@@ -29,7 +29,7 @@ the heroes shot them from where they began.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.battle import Battle
@@ -98,7 +98,7 @@ def keeping_off(
     team: Sequence[Combatant],
     enemies: Iterable[Combatant],
     strike: dict[str, int],
-    outshot: bool = False,
+    outshot: bool | Callable[[], bool] = False,
 ) -> frozenset[str]:
     """The enemies that kept their distance since `then` while my side was hurt: each took a
     turn in which one of my side (`team`, me first, where it now stands) was in its walk
@@ -112,11 +112,17 @@ def keeping_off(
         return frozenset()
     boxes = [footprint(c.pos, c.size) for c in team]
     out = []
+    shots: bool | None = None
     for e in enemies:
         old = then.enemies.get(e.id)
         if old is None or e.id not in acted:
             continue
         was = gap(old, boxes)
-        if (outshot or was <= strike.get(e.id, 0)) and gap(footprint(e.pos, e.size), boxes) >= was:
+        if was > strike.get(e.id, 0):  # none of us in its walk: evidence only if outshot
+            if shots is None:  # (asked once, and only here: it reads every creature's powers)
+                shots = outshot() if callable(outshot) else outshot
+            if not shots:
+                continue
+        if gap(footprint(e.pos, e.size), boxes) >= was:
             out.append(e.id)
     return frozenset(out)

@@ -258,9 +258,12 @@ def stayers(ctx: Context) -> frozenset[str]:
     foes = ctx.f.enemies
     team = (me, *ctx.f.allies)
     strike = {e.id: ctx.danger(e).speed + ctx.danger(e).reach for e in foes}
-    # (0.0: compiled, `sum` with no start adds in an int and refuses the first float)
-    theirs = sum((profile_of(e).far for e in foes), 0.0)
-    outshot = theirs > sum((profile_of(c).far for c in team), 0.0)
+
+    def outshot() -> bool:
+        # (0.0: compiled, `sum` with no start adds in an int and refuses the first float)
+        theirs = sum((profile_of(e).far for e in foes), 0.0)
+        return theirs > sum((profile_of(c).far for c in team), 0.0)
+
     return keeping_off(then, b, team, foes, strike, outshot)
 
 
