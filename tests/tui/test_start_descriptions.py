@@ -9,20 +9,11 @@ import pytest
 from textual.widgets import OptionList
 
 from engine.content.bundled import bundled_encounters
-from tests.support.app import BASE, screen_text, sync
+from tests.support.app import BASE, screen_text, sync, until
 from tui.app import SkirmishApp
 from tui.screens.start import StartScreen
 
 pytestmark = pytest.mark.timeout(120)
-
-
-async def _until(pilot, check, limit: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    waited = 0.0
-    while not check():
-        await pilot.pause(0.05)
-        waited += 0.05
-        if waited > limit:
-            raise AssertionError("timed out waiting for the app")
 
 
 def _description_rows(text: str) -> list[str]:
@@ -47,7 +38,7 @@ def _check_rows(text: str, width: int) -> None:
 async def test_descriptions_fit_one_line_at_a_word_boundary_and_follow_resizes() -> None:
     app = SkirmishApp(BASE, None)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _until(pilot, lambda: "creatures" in screen_text(app))
+        await until(pilot, lambda: "creatures" in screen_text(app))
         assert isinstance(app.screen, StartScreen)
         _check_rows(screen_text(app), 80)
         ol = app.screen.query_one(OptionList)
