@@ -71,7 +71,10 @@ def main() -> None:
     ap.add_argument("--encounter", default="default")
     ap.add_argument("--valgrind", action="store_true", help="instructions per fight")
     ap.add_argument("--root", default=os.getcwd(), help="the tree whose code to run")
+    ap.add_argument("--quick", action="store_true", help="one seed, CPU only (for CI)")
     args = ap.parse_args()
+    if args.quick:
+        args.seeds, args.valgrind = args.seeds[:1], False
     sys.path.insert(0, args.root)
     if not args.valgrind:
         ms = _play(args.encounter, args.seeds)
