@@ -28,6 +28,7 @@ every preview compose the same parts (one copy of each rule):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from engine.battle import Battle
@@ -587,19 +588,7 @@ def outcome_odds(s: AttackSetup, ruleset: Ruleset | None = None) -> tuple[float,
     judges it (d20srd: meet-or-beat and a confirmation roll); default: F-ATK-3..8."""
     if ruleset is not None:
         return ruleset.odds(s)
-    key = (s.defense - s.bonus, s.crit_low, s.coup_de_grace)
-    odds = _ODDS.get(key)
-    if odds is None:
-        if len(_ODDS) >= 4096:
-            _ODDS.clear()
-        odds = _ODDS[key] = _odds(*key)
-    return odds
-
-
-_ODDS: dict[tuple[int, int, bool], tuple[float, float]] = {}
-"""`outcome_odds` by what it reads of a setup (the number needed, the threat range, a coup de
-grace): a preview asks it for every square part the AI scores, and the answer is one of a few
-dozen (tests/engine/test_attack_parts.py compares it with `_odds` for every key)."""
+    return _kept_odds(s.defense - s.bonus, s.crit_low, s.coup_de_grace)
 
 
 def _odds(need: int, crit_low: int, coup_de_grace: bool) -> tuple[float, float]:
@@ -614,6 +603,12 @@ def _odds(need: int, crit_low: int, coup_de_grace: bool) -> tuple[float, float]:
             if coup_de_grace and reaches:
                 crit, hit = crit + 1, hit - 1
     return (hit + crit) / 20, crit / 20
+
+
+_kept_odds = lru_cache(maxsize=4096)(_odds)
+"""`_odds` kept by what it reads of a setup: a preview asks it for every square part the AI
+scores, and the answer is one of a few dozen (tests/engine/test_attack_parts.py compares
+`outcome_odds` with `_odds` worked out)."""
 
 
 def preview(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 import engine.actions as actions
 import engine.events as events
 
@@ -32,21 +34,16 @@ def _concrete(base: type) -> list[type]:
     return out
 
 
-def test_every_event_class_sets_its_own_unique_log_type() -> None:
-    classes = _concrete(events.Event)
-    assert len(classes) > 20
+@pytest.mark.parametrize(
+    ("base", "attr", "least"), [(events.Event, "type", 20), (actions.Action, "name", 10)]
+)
+def test_every_event_and_action_class_sets_its_own_unique_name(
+    base: type, attr: str, least: int
+) -> None:
+    classes = _concrete(base)
+    assert len(classes) > least
     for cls in classes:
-        assert "type" in vars(cls), f"{cls.__name__} does not set its log type"
-        assert vars(cls)["type"] != events.Event.type
-    types = [vars(cls)["type"] for cls in classes]
-    assert len(types) == len(set(types)), sorted(types)
-
-
-def test_every_action_class_sets_its_own_unique_name() -> None:
-    classes = _concrete(actions.Action)
-    assert len(classes) > 10
-    for cls in classes:
-        assert "name" in vars(cls), f"{cls.__name__} does not set its name"
-        assert vars(cls)["name"] != actions.Action.name
-    names = [vars(cls)["name"] for cls in classes]
+        assert attr in vars(cls), f"{cls.__name__} does not set its {attr}"
+        assert vars(cls)[attr] != vars(base)[attr]
+    names = [vars(cls)[attr] for cls in classes]
     assert len(names) == len(set(names)), sorted(names)
