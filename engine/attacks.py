@@ -40,7 +40,7 @@ from engine.flanking import Side, flank_sides, flank_watch, flanks_from, side_of
 from engine.grid import concealment, cover, distance, footprint
 from engine.immunity import immune_to_damage, immune_to_effects
 from engine.rulesets import Ruleset
-from engine.state import Combatant
+from engine.state import STANDING, Combatant
 
 Square = tuple[int, int]
 
@@ -212,7 +212,7 @@ def _attacker_part(
         tuple(Mod(name, -2) for name in _PENALISED if name in conds),
         markers,
         tuple(Mod(name, v) for name, v in battle.modifier_parts(attacker, "attack") if v),
-        attacker.standing and "no_reactions" not in flags,
+        attacker.state in STANDING and "no_reactions" not in flags,
     )
 
 

@@ -19,7 +19,7 @@ from engine.dice import DiceExpr, DiceSource, RecordingDice, Roll, roll
 from engine.events import ROLL_EVENTS, Event, Logged
 from engine.grid import BattleMap, Occupancy, Occupant, footprint
 from engine.rulesets import Ruleset
-from engine.state import ActiveEffect, Combatant
+from engine.state import STANDING, ActiveEffect, Combatant
 
 Square = tuple[int, int]
 T = TypeVar("T")
@@ -460,8 +460,6 @@ def _same_entries(living: list[Occupant], was: dict[str, Occupant] | Any) -> boo
 
 
 NO_CONDITIONS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
-STANDING = ("healthy", "bloodied")
-"""The hit point states that count as standing (`Combatant.standing`)."""
 DEFENSE_NAMES = frozenset({"ac", "fortitude", "reflex", "will"})
 GRANTS_CA_TO_SOURCE = "grants_ca_to_source"
 """An effect part: its target grants combat advantage to the effect's source only."""

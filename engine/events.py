@@ -486,14 +486,21 @@ def _builder(cls: type) -> type:
 def _quick_init(cls: type) -> None:
     init = cls.__dict__.get("__init__")
     if not isinstance(init, types.FunctionType):
-        return  # not a plain Python class (a compiled build): leave it as it is
+        return  # no generated __init__ to replace
     if hasattr(cls, "__post_init__"):
         return  # the generated __init__ calls it: keep that one
     names, params, ns = [], [], {}
+    native = False  # a compiled (mypyc) class: getset fields, set through their `__set__`
+    # (the generated __init__'s `object.__setattr__` reaches the same setter at ~3x the cost);
+    # never made a builder (a native instance's class can't be swapped)
     for i, f in enumerate(fields(cls)):
         owner = next((k for k in cls.__mro__ if f.name in k.__dict__), None)
         slot = owner.__dict__[f.name] if owner is not None else None
-        if not isinstance(slot, types.MemberDescriptorType) or f.default_factory is not MISSING:
+        if isinstance(slot, types.GetSetDescriptorType):
+            native = True
+        elif not isinstance(slot, types.MemberDescriptorType):
+            return
+        if f.default_factory is not MISSING:
             return
         ns[f"_set{i}"] = slot.__set__
         if f.default is MISSING:
@@ -503,7 +510,7 @@ def _quick_init(cls: type) -> None:
             params.append(f"{f.name}=_default{i}")
         names.append(f.name)
     slow = "".join(f"\n    _set{i}(self, {n})" for i, n in enumerate(names)) or "\n    pass"
-    if len(names) >= BUILDER_FIELDS:
+    if len(names) >= BUILDER_FIELDS and not native:
         ns.update(_cls=cls, _build=_builder(cls), _set_class=_set_class)
         fast = "".join(f"\n        self.{n} = {n}" for n in names)
         body = (
@@ -526,9 +533,19 @@ def _quick_all() -> None:
         cls = todo.pop()
         subs: list[type] = cls.__subclasses__()
         todo.extend(k for k in subs if "_builder_of" not in k.__dict__)
-        # (a class `dataclass(slots=True)` replaced may linger among the subclasses: no slots)
-        if cls is not Event and "__slots__" in cls.__dict__:
+        # (a class `dataclass(slots=True)` replaced may linger among the subclasses: no slots;
+        # a compiled build's native class has none either, but getset fields)
+        if cls is not Event and ("__slots__" in cls.__dict__ or _native(cls)):
             _quick_init(cls)
+
+
+def _native(cls: type) -> bool:
+    """Is `cls` a native class of the compiled build (its fields getset descriptors)?"""
+    own = cls.__dict__
+    return any(
+        isinstance(own.get(f.name), types.GetSetDescriptorType)
+        for f in getattr(cls, "__dataclass_fields__", {}).values()
+    )
 
 
 _quick_all()

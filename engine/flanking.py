@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from engine.battle import Battle
 from engine.grid import adjacent, footprint
 from engine.grid.occupancy import Occupancy
-from engine.state import Combatant
+from engine.state import STANDING, Combatant
 
 Square = tuple[int, int]
 Side = tuple[int, int]
@@ -42,7 +42,7 @@ def _partners(battle: Battle, attacker: Combatant, target: Combatant) -> Iterato
     t_sq = battle.squares(target)
     side, cid = attacker.side, attacker.id
     for a in battle.combatants.values():  # `allies_of`, standing ones only, inlined (hot)
-        if a.side != side or a.id == cid or not a.standing:
+        if a.side != side or a.id == cid or a.state not in STANDING:
             continue
         if not adjacent(battle.squares(a), t_sq):
             continue
@@ -201,7 +201,7 @@ def any_ready(battle: Battle, ids: tuple[str, ...]) -> bool:
     (`_partners`' tests of the creature itself)."""
     for oid in ids:
         a = battle.combatants[oid]
-        if a.standing:
+        if a.state in STANDING:
             flags = battle._conditions(a)[1]
             if "no_reactions" not in flags and "cant_see" not in flags:
                 return True

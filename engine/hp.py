@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from engine.battle import Battle
 from engine.events import Damage, Heal, Mod, StateChange, TempHp
 from engine.immunity import immune_to_damage
-from engine.state import Combatant, HpState
+from engine.state import STANDING, Combatant, HpState
 from engine.triggers import any_for, fire
 
 
@@ -109,7 +109,7 @@ def deal_damage(
     )
     if holds is None or target.hp <= holds:  # else the state is as it was (X-HP-1)
         update_state(battle, target, source, hurt=amount > 0)
-    if amount > 0 and target.standing and any_for(battle, "damaged"):
+    if amount > 0 and target.state in STANDING and any_for(battle, "damaged"):
         fire(battle, "damaged", interrupt=False, subject=target, by=source)
     return amount
 

@@ -27,7 +27,7 @@ from engine.grid import (
     validate_path,
 )
 from engine.refusals import Refusal
-from engine.state import Combatant
+from engine.state import STANDING, Combatant
 from engine.triggers import any_for, fire, pending
 
 Square = tuple[int, int]
@@ -191,7 +191,7 @@ def _step(
 
 
 def _stopped(battle: Battle, c: Combatant) -> bool:
-    return not c.standing or battle.flag(c, "cant_move") or battle.has(c, "prone")
+    return c.state not in STANDING or battle.flag(c, "cant_move") or battle.has(c, "prone")
 
 
 def _step_triggers(
@@ -339,7 +339,7 @@ def act_provokers(battle: Battle, c: Combatant) -> list[Combatant]:
 def provoke_for_act(battle: Battle, c: Combatant) -> None:
     """A ranged or area power used next to enemies provokes each of them (S-14)."""
     for e in act_provokers(battle, c):
-        if not c.standing:
+        if c.state not in STANDING:
             return
         opportunity_attack(battle, e, c, c.pos)
 

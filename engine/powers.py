@@ -30,7 +30,7 @@ from engine.hp import gain_temp_hp, spend_surge
 from engine.hp import heal as do_heal
 from engine.immunity import immune_to_effects
 from engine.refusals import Refusal
-from engine.state import Combatant
+from engine.state import STANDING, Combatant
 from engine.strike import attack_roll, plain_power, strike
 from engine.triggers import answers_attacks, any_for, fire
 
@@ -78,7 +78,7 @@ def power_range(c: Combatant, power: Power) -> int:
 
 
 def eligible(battle: Battle, c: Combatant, other: Combatant, power: Power) -> bool:
-    if not other.alive:
+    if other.state == "dead":
         return False
     who = power.target
     if who == "enemy":
@@ -175,7 +175,7 @@ def resolve_targets(battle: Battle, c: Combatant, power: Power, act: UsePower) -
             # `_good_key`, inlined: a target found legal and nothing since changed
             check = (c, power, t, c.creature, c.pos, c.size, c.side, t.pos, t.size, t.side)
             key = ("target-ok", c.id, t.id, id(power))
-            if t.alive and battle.memo.get(key) == check:
+            if t.state != "dead" and battle.memo.get(key) == check:
                 return [t.id]
     if not n:
         raise Impossible(f"{power.name} needs a target", Refusal.NEEDS_TARGET)
@@ -293,7 +293,7 @@ def resolve(
     reacts = any_for(battle, "hit", "missed")  # (who has powers changes with the roster only)
     for i, tid in enumerate(targets):
         target = battle.combatants[tid]
-        if not target.alive or not c.standing:
+        if target.state == "dead" or c.state not in STANDING:
             continue
         aimed = squares[i] if squares else None
         outcome = attack_roll(
@@ -316,7 +316,7 @@ def resolve(
             apply_outcome(battle, c, target, power, spec, weapon, shared, outcome)
         if power.effect is not None:
             apply_outcome(battle, c, target, power, power.effect, weapon, shared, "effect")
-        if reacts and target.alive:  # reactions come after it
+        if reacts and target.state != "dead":  # reactions come after it
             on = "missed" if outcome == "miss" else "hit"
             fire(battle, on, interrupt=False, subject=target, by=c, melee=power.kind == "melee")
     # "Hit: you gain ..." needs a hit, "Miss: you ..." a miss; once however many targets

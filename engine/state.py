@@ -16,6 +16,11 @@ from engine.content.schema import Creature, EffectSpec, Power, Weapon
 Square = tuple[int, int]
 HpState = Literal["healthy", "bloodied", "unconscious", "dying", "stable", "dead"]
 SIZE_SQUARES = {"small": 1, "medium": 1, "large": 2}
+STANDING = ("healthy", "bloodied")
+"""The hit point states that count as standing (`Combatant.standing`, F-TRN-6). The hot paths
+test `c.state in STANDING` (and `c.state != "dead"` for `alive`) rather than read the
+properties: in this interpreter a property is a C-level call into a fresh Python frame,
+about 400 instructions, several times an attack."""
 
 
 @dataclass(slots=True)
@@ -125,7 +130,7 @@ class Combatant:
     @property
     def standing(self) -> bool:
         """Counts for its side: conscious and alive (F-TRN-6)."""
-        return self.state in ("healthy", "bloodied")
+        return self.state in STANDING
 
     @property
     def surge_value(self) -> int:

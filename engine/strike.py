@@ -29,7 +29,7 @@ from engine.damage import Shared, damage_plan, deal_planned, deal_power_damage
 from engine.dice import draw
 from engine.events import Attack, Note
 from engine.hints import attack_hint
-from engine.state import Combatant
+from engine.state import STANDING, Combatant
 from engine.triggers import any_for, fire
 
 Square = tuple[int, int]
@@ -167,12 +167,12 @@ def strike(
 ) -> None:
     """`resolve` of a `plain_power` on one target that no aimed square names, with seeded
     dice (`RecordingDice.quiet`) and no power in the fight set off by a hit or a miss."""
-    if not target.alive or not c.standing:
+    if target.state == "dead" or c.state not in STANDING:
         return
     outcome = attack_roll(
         battle, c, target, power, weapon, None, (target.id,), opportunity=opportunity, reacts=False
     )
-    if outcome != "miss" and target.alive:
+    if outcome != "miss" and target.state != "dead":
         _hit(battle, c, target, power, weapon, outcome)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.arrivals import arrive
-from engine.battle import STANDING, Battle
+from engine.battle import Battle
 from engine.content.schema import Creature, Surprise
 from engine.content.schema import Encounter as EncounterSpec
 from engine.decisions import DelayReturnQuestion
@@ -45,7 +45,7 @@ from engine.events import (
 from engine.grid import BattleMap
 from engine.hp import heal, update_state
 from engine.rulesets.base import DEFENSES
-from engine.state import Combatant
+from engine.state import STANDING, Combatant
 from engine.triggers import any_for, fire, spend_immediate
 
 Square = tuple[int, int]
@@ -348,7 +348,7 @@ def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
             _turn_trigger(battle, "turn_start", c, interrupt=False)
         if check_end(battle):
             return
-    if not c.alive:
+    if c.state == "dead":
         battle.current = None
         battle.emit(TurnEnd(c.id))
         return
@@ -359,7 +359,7 @@ def start_turn(battle: Battle, c: Combatant, *, resumed: bool = False) -> None:
 def _turn_trigger(battle: Battle, on: str, c: Combatant, *, interrupt: bool) -> None:
     """Triggered powers on the start or end of `c`'s turn (an interrupt before the turn's
     own start-of-turn or end-of-turn rules, a reaction after them)."""
-    if c.alive and any_for(battle, on) and not battle.over:
+    if c.state != "dead" and any_for(battle, on) and not battle.over:
         fire(battle, on, interrupt=interrupt, subject=c, by=c)
 
 

@@ -126,6 +126,47 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+PYDANTIC_GETATTR = BaseModel.__dict__.get("__getattr__")
+"""pydantic's `BaseModel.__getattr__`, taken off the class below (`plain_reads`)."""
+
+
+def plain_reads() -> bool:
+    """Let the interpreter read content models' fields as plain attributes: take pydantic's
+    `BaseModel.__getattr__` away when no model class in the process has a private attribute
+    or takes extra fields (the only two things it serves: with neither, it is reached only to
+    raise the `AttributeError` that plain lookup raises anyway). Whether a class defines
+    `__getattr__` anywhere in its bases decides how CPython reads every attribute of its
+    instances: with one, each `power.kind` goes through the generic "getattr hook", which
+    the interpreter can't specialise (measured: about 6k instructions of an attack's 119k
+    through `Encounter.apply`, docs/ai.md "Speed"). Called once this module's models are
+    made; tests/engine/test_schema_reads.py holds every model class of the program to the
+    same (a class made later with a private attribute would find it unreadable). True when
+    the hook is off."""
+    if "__getattr__" not in BaseModel.__dict__:
+        return True
+    if any(_needs_getattr(cls) for cls in _model_classes()):
+        return False
+    delattr(BaseModel, "__getattr__")
+    return True
+
+
+def _model_classes() -> list[type[BaseModel]]:
+    out: list[type[BaseModel]] = []
+    todo = [BaseModel]
+    while todo:
+        cls = todo.pop()
+        subs = cls.__subclasses__()
+        out.extend(subs)
+        todo.extend(subs)
+    return out
+
+
+def _needs_getattr(cls: type[BaseModel]) -> bool:
+    """Would pydantic's `__getattr__` ever answer for an instance of `cls`?"""
+    private = getattr(cls, "__private_attributes__", None)
+    return bool(private) or cls.model_config.get("extra") == "allow"
+
+
 # A module-level alias: inside `Abilities` the names `str` and `int` are fields, so a field
 # annotated `int` after the `int` field would refer to that field's default (10).
 Score = Annotated[int, Field(ge=1, le=30)]
@@ -612,3 +653,6 @@ def check_ruleset(name: str) -> str:
         hint = did_you_mean(name, names).replace(" (did", "; did").rstrip(")")
         raise ValueError(f"must be one of: {', '.join(names)} (got {name!r}{hint})")
     return name
+
+
+plain_reads()  # (every model class of the content format is made by now)

@@ -11,7 +11,7 @@ from engine.handlers.base import Handler, Naming, power_of, register, spend, spe
 from engine.movement import provoke_for_act
 from engine.powers import provoking_kind, resolve, resolve_targets, usable_refusal
 from engine.refusals import Refusal
-from engine.state import ActiveEffect
+from engine.state import STANDING, ActiveEffect
 from engine.turn_budget import can_spend_one
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class UsePowerHandler(Handler[UsePower]):
             c.used_powers.add(p.id)
         if provoking_kind(p):
             provoke_for_act(b, c)
-        if c.standing:
+        if c.state in STANDING:
             resolve(b, c, p, act, targets)
 
     def describe(self, act: UsePower, who: str, names: Naming) -> str:
