@@ -7,13 +7,13 @@ index reads each event once: per creature, the place in the log of its last `Tur
 of the last `Damage` it took (amount above 0). "Since `seq`" is then "at `seq` or later".
 
 The log only grows (`Battle.emit`); an index that finds it shorter, or a different entry
-where it stopped, starts again from the beginning. One index is kept, for the last battle
-asked about (a weak reference: a finished fight is freed as before).
+where it stopped, starts again from the beginning. The index lives in the battle's memo
+(`Battle.memo`, as the AI's kept dangers do), and goes with it. (Not a weak reference to
+the battle: the compiled build's `Battle` is a native class, which can't be weakly
+referenced.)
 """
 
 from __future__ import annotations
-
-import weakref
 
 from engine.battle import Battle
 from engine.events import Damage, Logged, TurnStart
@@ -65,15 +65,13 @@ class LogIndex:
         return acted, False
 
 
-_kept: tuple[weakref.ref[Battle], LogIndex] | None = None
+_KEY = "ai-log-index"
 
 
 def log_index(b: Battle) -> LogIndex:
     """The index of `b`'s log, brought up to date."""
-    global _kept
-    kept = _kept
-    if kept is None or kept[0]() is not b:
-        kept = _kept = (weakref.ref(b), LogIndex())
-    index = kept[1]
+    index = b.memo.get(_KEY)
+    if not isinstance(index, LogIndex):
+        index = b.memo[_KEY] = LogIndex()
     index.update(b.log)
     return index
