@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ai.log_index import log_index
 from engine.battle import Battle
-from engine.events import Damage, EncounterStart, TurnStart
+from engine.events import EncounterStart
 from engine.grid.geometry import distance, footprint
 from engine.state import Combatant
 
@@ -73,23 +74,31 @@ def opening(b: Battle, me: Combatant) -> Sighting | None:
 def gap(squares: Footprint, team: Iterable[Footprint]) -> int:
     """The least distance between a creature's squares and any of the team's (the engine's
     `distance`: Chebyshev, a large creature's whole footprint counted)."""
-    return min(distance(squares, other) for other in team)
+    if len(squares) != 1 or type(team) is not list or not team:
+        return min(distance(squares, other) for other in team)
+    # One square against a side's footprints (issue 14): the one-square pairs inline, as
+    # `distance` works them out (tests/ai/test_comers_fast.py holds it to the line above).
+    ((x, y),) = squares
+    best = -1
+    for other in team:
+        if len(other) == 1:
+            ((ox, oy),) = other
+            dx = ox - x if ox >= x else x - ox
+            dy = oy - y if oy >= y else y - oy
+            d = dx if dx >= dy else dy
+        else:
+            d = distance(squares, other)
+        if best < 0 or d < best:
+            best = d
+    return best
 
 
 def since(then: Sighting, b: Battle, side: str) -> tuple[set[str], bool]:
     """From the engine's log since `then`: who took a turn, and whether my side (`side`)
     lost hit points."""
-    acted: set[str] = set()
-    hurt = False
-    roster = b.combatants
-    for logged in b.log[then.seq :]:
-        ev = logged.event
-        if isinstance(ev, TurnStart):
-            acted.add(ev.id)
-        elif isinstance(ev, Damage) and ev.amount > 0 and not hurt:
-            c = roster.get(ev.target)
-            hurt = c is not None and c.side == side
-    return acted, hurt
+    # Read from the log's index (`ai.log_index`: each event read once, not once per
+    # decision; tests/ai/test_comers_fast.py holds it to the scan of `b.log[then.seq:]`).
+    return log_index(b).since(then.seq, b, side)
 
 
 def keeping_off(

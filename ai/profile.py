@@ -82,13 +82,35 @@ def _controls(p: Power) -> bool:
     return hit is not None and (bool(hit.effects) or hit.forced is not None)
 
 
+_kept: dict[int, tuple[tuple[Power, ...], int, Profile]] = {}
+"""`profile_of`'s answers by the identity of the creature's powers (the tuple, held here so
+that its id is not reused) and its reach: all a profile reads (the content is frozen)."""
+
+
 def profile_of(c: Combatant) -> Profile:
     """The creature's `Profile` from its attack powers (daily and encounter powers count for
-    what it can do, but not for the damage it can keep dealing)."""
+    what it can do, but not for the damage it can keep dealing). Kept by what it reads
+    (issue 14: every decision reads its own, and an outshot side every creature's, each a
+    regular expression per power; tests/ai/test_comers_fast.py holds kept to fresh)."""
+    powers, reach = c.powers, c.reach
+    kept = _kept.get(id(powers))
+    if kept is not None and kept[0] is powers and kept[1] == reach:
+        return kept[2]
+    out = read_profile(powers, reach)
+    if type(powers) is not tuple:  # a list could change in place: not kept
+        return out
+    if len(_kept) >= 1024:
+        _kept.clear()
+    _kept[id(powers)] = (powers, reach, out)
+    return out
+
+
+def read_profile(powers: tuple[Power, ...], reach: int) -> Profile:
+    """The `Profile` of a creature with these powers and this melee reach."""
     melee = far = 0.0
     far_range = burst = 0
     areas = controls = False
-    for p in c.powers:
+    for p in powers:
         if p.attack is None:
             continue
         controls = controls or _controls(p)
@@ -103,4 +125,4 @@ def profile_of(c: Combatant) -> Profile:
             far = max(far, dmg)
             far_range = max(far_range, p.range or 0)
             areas = areas or p.kind == "area"
-    return Profile(max(1, c.reach), melee, far, far_range, areas, burst, controls)
+    return Profile(max(1, reach), melee, far, far_range, areas, burst, controls)

@@ -34,6 +34,21 @@ def test_the_bench_runs_small_and_prints_the_stages_and_the_repeats() -> None:
     assert "repeated: square values asked again" in out
 
 
+def test_the_counted_run_plays_and_prints_the_decisions_digest() -> None:
+    """What `--valgrind` runs under callgrind (`--counted`), without callgrind: the same
+    fights, a stage called through `functools.reduce`, the decisions' digest."""
+    args = ["--counted", "--monsters", "10", "--fights", "1", "--rounds", "1"]
+    done = subprocess.run(
+        [sys.executable, str(BENCH), *args, "--stage", "ai.moving.stayers"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert " decisions, digest " in done.stdout
+
+
 def test_the_probe_puts_every_function_back() -> None:
     bench = load_script("benchmarks/bench_side.py")
     owners = [(importlib.import_module(m), name) for m, name, _ in bench.STAGES]

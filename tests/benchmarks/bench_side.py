@@ -20,13 +20,27 @@ side turns of rounds 1..`--rounds` (the largest: every monster still standing) p
 
 The stage timers cost a little (a few percent) and fall on every stage alike. Numbers only:
 nothing here is asserted (tests/ai/test_bench_side.py runs it small).
+
+`--valgrind` counts instructions instead (load-independent): the same fights run under
+callgrind, collecting only inside the monsters' `next_action` calls of rounds 1..`--rounds`
+(each made through `functools.reduce`, which nothing in `ai/` or `engine/` calls:
+`--toggle-collect=functools_reduce`), or with `--stage module.name[,...]` only inside those
+functions (each as that module binds it, e.g. `ai.moving.stayers`, `ai.planner.Context`;
+stages must not nest) during those decisions. It prints the total and a digest of the
+decisions (creature and action, in order): two trees that decide alike print the same one.
+Another tree is measured by running this file with `--root TREE`.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
+import hashlib
+import os
 import random
+import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,9 +48,11 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[2]
+TREE = [str(ROOT)]
+"""The tree whose code runs (`--root`)."""
 SEED = 20240611
 
 STAGES = (
@@ -153,7 +169,8 @@ def probed(probe: Probe) -> Iterator[None]:
 def play(path: Path, seeds: list[int], rounds: int, probe: Probe | None) -> dict[str, Any]:
     """Play the fights; per monsters' side turn of rounds 1..`rounds`: CPU of the policy, of
     `apply` and of the collector in it."""
-    sys.path.insert(0, str(ROOT))
+    if str(ROOT) not in sys.path and TREE[0] not in sys.path:
+        sys.path.insert(0, TREE[0])
     from engine.actions import EndTurn, Impossible
     from tests.benchmarks.bench_speed import _create, _loaded
 
@@ -211,6 +228,95 @@ def play(path: Path, seeds: list[int], rounds: int, probe: Probe | None) -> dict
     return {"turns": turns}
 
 
+def _reduced(fn: Callable[[], Any]) -> Any:
+    """`fn()`, called through `functools.reduce` (callgrind's toggle, `--valgrind`)."""
+    return cast(Any, functools.reduce)(lambda _a, _b: fn(), (0, 1))
+
+
+def play_counted(path: Path, seeds: list[int], rounds: int, stages: list[str]) -> str:
+    """The fights, with the monsters' decisions of rounds 1..`rounds` (or, with `stages`,
+    those functions inside them) called through `functools.reduce` for callgrind's toggle;
+    the digest of every decision made."""
+    import importlib
+
+    from engine.actions import EndTurn, Impossible
+    from tests.benchmarks.bench_speed import _create, _loaded
+
+    counting = [False]
+
+    def through_reduce(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kw: Any) -> Any:
+            if not counting[0]:
+                return fn(*args, **kw)
+            return _reduced(functools.partial(fn, *args, **kw))
+
+        return run
+
+    for spec in stages:
+        mod, name = spec.rsplit(".", 1)
+        owner = importlib.import_module(mod)
+        setattr(owner, name, through_reduce(getattr(owner, name)))
+    made: list[tuple[str, str]] = []
+    for seed in seeds:
+        enc, policies = _create(_loaded(str(path)), seed, "tactical")
+        enc.start()
+        while not enc.over and enc.battle.round <= rounds:
+            c = enc.current
+            assert c is not None
+            count = c.side == "monsters"
+            mark = enc.battle.turn_counter
+            for _ in range(24):
+                if enc.over or enc.current is not c or enc.battle.turn_counter != mark:
+                    break
+                decide = functools.partial(policies[c.side].next_action, enc)
+                if count and not stages:
+                    choice = _reduced(decide)
+                else:
+                    counting[0] = count
+                    choice = decide()
+                    counting[0] = False
+                made.append((c.id, repr(choice.action)))
+                try:
+                    enc.apply(choice.action, choice.decision)
+                except Impossible:
+                    enc.apply(EndTurn())
+            else:
+                if not enc.over and enc.current is c:
+                    enc.apply(EndTurn())
+        policies.clear()
+        del enc
+    return f"{len(made)} decisions, digest {hashlib.sha256(repr(made).encode()).hexdigest()[:16]}"
+
+
+def instructions(args: argparse.Namespace) -> None:
+    """This script again under callgrind (`--counted`), and its count."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cg.out"
+        cmd = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            "--toggle-collect=functools_reduce",
+            "--collect-atstart=no",
+            sys.executable,
+            __file__,
+            "--counted",
+            *("--root", args.root, "--size", str(args.size), "--monsters", str(args.monsters)),
+            *("--fights", str(args.fights), "--rounds", str(args.rounds)),
+            *(("--stage", args.stage) if args.stage else ()),
+        ]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(cmd, check=True, env=env, capture_output=True, text=True)
+        m = re.search(r"^totals:\s+(\d+)", out.read_text(), re.MULTILINE)
+        assert m is not None
+    what = f"inside {args.stage}" if args.stage else "in the monsters' decisions"
+    print(
+        f"{args.size}x{args.size} with {args.monsters} raiders, {args.fights} fights, rounds"
+        f" 1-{args.rounds}: {int(m.group(1)) / 1e6:.1f}M instructions {what};"
+        f" {done.stdout.strip().splitlines()[-1]}"
+    )
+
+
 def report(label: str, turns: dict[tuple[int, int], list[float]], probe: Probe) -> None:
     rows = [r for r in turns.values() if r[3]]
     if not rows:
@@ -248,8 +354,16 @@ def main() -> None:
     ap.add_argument("--monsters", type=int, default=20)
     ap.add_argument("--fights", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--valgrind", action="store_true", help="instructions (see above)")
+    ap.add_argument("--stage", default="", help="with --valgrind: module.name[,...]")
+    ap.add_argument("--root", default=str(ROOT), help="the tree whose code to run")
+    ap.add_argument("--counted", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
+    if args.valgrind:
+        instructions(args)
+        return
+    TREE[0] = args.root
+    sys.path.insert(0, args.root)
     from ai.distances import warm_lines
     from tests.benchmarks.bench_ai import encounter
 
@@ -268,6 +382,11 @@ def main() -> None:
         if path is None:  # not one of bench_speed's maps: a map of its own
             path = encounter(Path(tmp), args.size, args.monsters, rng, max(12, args.size // 4))
         play(path, [SEED - 1], 2, None)  # warm the per-map memos, as bench_speed does
+        if args.counted:
+            stages = [x for x in args.stage.split(",") if x]
+            seeds = [SEED + i for i in range(args.fights)]
+            print(play_counted(path, seeds, args.rounds, stages))
+            return
         probe = Probe()
         fights = 1 if args.quick else args.fights
         with probed(probe):
