@@ -13,7 +13,9 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
   `ai.comers`: one that held while my side was hurt, with one of us in its walk or while my
   side is outshot, is no reason to wait), reads each creature's powers to correct its role's
   weights (`read_powers`, `ai.profile`) and the turn order (`read_initiative`: in the surprise
-  round, the surprised enemies that act after it land no blow before it moves again).
+  round, the surprised enemies that act after it land no blow before it moves again) and what
+  reaches its body (`read_body`: an insubstantial or invisible creature takes about half the
+  blows its exposure counts).
 - `classic`: the tactical policy's weights as they were when issue 15 was filed, kept as a
   fixed reference to measure the default against (no patience, roles read from the tag
   only; ruthless, as it was: it attacks the dying while a standing enemy is free).
@@ -29,6 +31,10 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
   party its monsters lost `crossroads-4srd` 64 / 94 to `classic` ones over seeds 1-200
   (p = 0.002), which `read_comers` turns into 95 / 94 (docs/ai.md, "Asymmetric play",
   "Round 8").
+- `tactical-r8`: `tactical` as it was in round 8, before `read_body`: the exposure of the
+  fog's Mist Wraith (insubstantial) and Fen Shade (invisible) counted as a visible, solid
+  creature's. Against the tactical party its monsters won `fog` 330 of 1,000 (seeds 1-1000)
+  where `classic` ones won 367 and `tactical` ones win 375 (docs/ai.md, "Round 9").
 """
 
 from __future__ import annotations
@@ -70,6 +76,11 @@ class AIConfig:
     """Patience waits only for the enemies that will come: one that kept its distance on
     its last turn while my side was hurt is left out (`ai.comers`; docs/ai.md, "Patience"):
     on in `tactical`, off in `tactical-waiting` (round 7's default)."""
+    read_body: bool = True
+    """Weigh the enemies' blows at the end square by what reaches this creature's body: half
+    on an insubstantial one (F-DMG-5), half on an invisible one, that no enemy sees (F-MOD-8,
+    F-MOD-11: -5 to hit; `ai.position.body_share`): on in `tactical`, off in `tactical-r8`
+    (round 8's default; docs/ai.md, "Asymmetric play", "Round 9")."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
@@ -89,6 +100,7 @@ CLASSIC = AIConfig(
     read_powers=False,
     read_initiative=False,
     read_comers=False,
+    read_body=False,
     ruthless=True,
     calm=False,
 )
@@ -97,8 +109,11 @@ CONFIGS: dict[str, AIConfig] = {
     "classic": CLASSIC,
     "exposure-x2": replace(CLASSIC, name="exposure-x2", exposure_scale=2.0),
     "exposure-x3": replace(CLASSIC, name="exposure-x3", exposure_scale=3.0),
-    "tactical-shooters": AIConfig(name="tactical-shooters", read_shooters=True, read_comers=False),
-    "tactical-waiting": AIConfig(name="tactical-waiting", read_comers=False),
+    "tactical-shooters": AIConfig(
+        name="tactical-shooters", read_shooters=True, read_comers=False, read_body=False
+    ),
+    "tactical-waiting": AIConfig(name="tactical-waiting", read_comers=False, read_body=False),
+    "tactical-r8": AIConfig(name="tactical-r8", read_body=False),
 }
 
 

@@ -129,6 +129,7 @@ def prepare_foes(ctx: Context) -> list[Foe]:
     ally_sq = {sq for a in ctx.f.allies for sq in b.squares(a)}
     foes = []
     me = ctx.f.me
+    k = body_share(me) if ctx.f.w.body else 1.0
     for e in ctx.f.enemies:
         if ctx.f.w.initiative and not strikes_first(b, me, e):
             continue  # surprised, and acts after me: no blow lands before I move again
@@ -144,8 +145,8 @@ def prepare_foes(ctx: Context) -> list[Foe]:
                 e.size,
                 d.reach,
                 d.speed + d.reach,
-                d.melee,
-                0.6 * d.ranged,
+                k * d.melee,
+                k * 0.6 * d.ranged,
                 d.rng,
                 1 if threatens_ally else 0,
                 e_sq,
@@ -154,6 +155,24 @@ def prepare_foes(ctx: Context) -> list[Foe]:
     ctx.c.foes = foes
     ctx.c.foes_near = near_foes(ctx, foes, 2 * ctx.f.b.speed(ctx.f.me) + 1)
     return foes
+
+
+UNSEEN_SHARE = 0.5
+"""What gets through of the blows of enemies that can't see me (F-MOD-8: -5 to hit, a quarter
+of the d20, about half of a fair chance; `Context.danger` is the blows on a seen target)."""
+
+
+def body_share(me: Combatant) -> float:
+    """The share of the enemies' expected blows (`Context.danger`: on my side at its bare
+    defenses) that my body takes: half on an insubstantial creature (F-DMG-5), `UNSEEN_SHARE`
+    on an invisible one (F-MOD-11: no enemy sees it). Only what the creature is (its
+    `insubstantial` and `invisible` traits): a power's invisibility (Melt into Shadow, Vanish:
+    to the end of its next turn) may be gone before the blows this exposure weighs, and what
+    a plan's own minor action gives is valued by `ai.utility.invisibility`."""
+    k = 0.5 if me.creature.insubstantial else 1.0
+    if me.creature.invisible:
+        k *= UNSEEN_SHARE
+    return k
 
 
 def near_foes(ctx: Context, foes: list[Foe], m: int) -> tuple[int, int, int, list[Foe]]:

@@ -75,6 +75,8 @@ class Weights:
     shooters: bool = False
     """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`);
     `AIConfig.read_shooters`."""
+    body: bool = False
+    """The exposure reads what reaches my body (`AIConfig.read_body`, `ai.position.body_share`)."""
     comers: bool = False
     """Patience leaves out the enemies that kept their distance on their last turn while my
     side was hurt (`ai.comers`); `AIConfig.read_comers`."""
@@ -174,6 +176,8 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
             w = replace(w, shooters=True)
         if config.read_comers:
             w = replace(w, comers=True)
+        if config.read_body:
+            w = replace(w, body=True)
         if config.patience:
             w = replace(
                 w,
