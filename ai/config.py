@@ -35,6 +35,9 @@ the league bench (`tests/benchmarks/bench_league.py`) use the same names.
   fog's Mist Wraith (insubstantial) and Fen Shade (invisible) counted as a visible, solid
   creature's. Against the tactical party its monsters won `fog` 330 of 1,000 (seeds 1-1000)
   where `classic` ones won 367 and `tactical` ones win 375 (docs/ai.md, "Round 9").
+- `tactical-crowd`: `tactical` whose end-square exposure grows with the allies around it
+  (`crowd` -0.1: a crowd draws the enemies' blows and bursts) instead of shrinking (0.35):
+  a candidate for `brawl`, measured in docs/ai.md, "Round 9".
 """
 
 from __future__ import annotations
@@ -81,6 +84,10 @@ class AIConfig:
     on an insubstantial one (F-DMG-5), half on an invisible one, that no enemy sees (F-MOD-8,
     F-MOD-11: -5 to hit; `ai.position.body_share`): on in `tactical`, off in `tactical-r8`
     (round 8's default; docs/ai.md, "Asymmetric play", "Round 9")."""
+    crowd: float = 0.35
+    """What allies near the end square do to its exposure (`ai.roles.Weights.crowd`): divided
+    by `1 + crowd * allies` (allies within 2 squares, up to 3). 0.35 in `tactical` (allies
+    share the blows); `tactical-crowd` -0.1 (a crowd draws them: docs/ai.md, "Round 9")."""
     ruthless: bool = False
     """Attacks the dying while a standing enemy is free to attack (`ai.styles`)."""
     caution: Caution = "normal"
@@ -114,6 +121,7 @@ CONFIGS: dict[str, AIConfig] = {
     ),
     "tactical-waiting": AIConfig(name="tactical-waiting", read_comers=False, read_body=False),
     "tactical-r8": AIConfig(name="tactical-r8", read_body=False),
+    "tactical-crowd": AIConfig(name="tactical-crowd", crowd=-0.1),
 }
 
 

@@ -281,8 +281,8 @@ def square_value(ctx: Context, sq: Square) -> float:
         exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
     if exposure:
         # Allies close by share the enemies' attacks (and can answer them): a creature
-        # alone in front takes them all.
-        exposure /= 1.0 + 0.35 * _allies_near(f.ally_pos, x, y)
+        # alone in front takes them all; or, `crowd` below 0, a crowd draws them.
+        exposure /= 1.0 + w.crowd * _allies_near(f.ally_pos, x, y)
     v = (
         -w.exposure * exposure
         + w.engaged * engaged

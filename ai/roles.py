@@ -75,6 +75,10 @@ class Weights:
     shooters: bool = False
     """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`);
     `AIConfig.read_shooters`."""
+    crowd: float = 0.35
+    """Per ally within 2 squares of the end square (up to 3): the exposure is divided by
+    `1 + crowd * allies` (`ai.position.square_value`). Positive: allies share the enemies'
+    blows; negative: a crowd draws them (the enemies' bursts catch it); `AIConfig.crowd`."""
     body: bool = False
     """The exposure reads what reaches my body (`AIConfig.read_body`, `ai.position.body_share`)."""
     comers: bool = False
@@ -178,6 +182,8 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
             w = replace(w, comers=True)
         if config.read_body:
             w = replace(w, body=True)
+        if config.crowd != w.crowd:
+            w = replace(w, crowd=config.crowd)
         if config.patience:
             w = replace(
                 w,

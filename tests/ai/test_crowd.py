@@ -1,0 +1,60 @@
+"""What allies near an end square do to its exposure (issue 15, target 2: `brawl`): `crowd`.
+
+`ai.position.square_value` divides the end square's exposure by `1 + crowd * allies` (allies
+within 2 squares, up to 3). `tactical` keeps 0.35 (allies share the enemies' blows); the
+named configuration `tactical-crowd` sets -0.1: a crowd draws the enemies' blows, as the
+party's bursts and blasts catch a cluster of raiders (docs/ai.md, "Round 9").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ai.config import CONFIGS
+from ai.memory import SideMemory
+from ai.position import square_value
+from ai.roles import weights_for
+from ai.scoring import Context
+from engine.content import load_encounter
+from engine.encounter import Encounter
+
+
+def _brawl() -> Encounter:
+    enc = Encounter.create(load_encounter("brawl"), seed=1)
+    enc.start()
+    return enc
+
+
+def _value(enc: Encounter, cid: str, config: str, sq: tuple[int, int]) -> float:
+    c = enc.battle[cid]
+    w = weights_for(c, config=CONFIGS[config])
+    return square_value(Context(enc, c, w, SideMemory()), sq)
+
+
+@pytest.mark.parametrize(("config", "crowd"), [("tactical", 0.35), ("tactical-crowd", -0.1)])
+def test_the_configuration_sets_the_weight(config: str, crowd: float) -> None:
+    enc = _brawl()
+    for c in enc.battle.combatants.values():
+        assert weights_for(c, config=CONFIGS[config]).crowd == crowd
+    assert (
+        weights_for(next(iter(enc.battle.combatants.values())), config=CONFIGS["classic"]).crowd
+        == 0.35
+    )
+
+
+def test_a_crowded_square_costs_more_under_tactical_crowd() -> None:
+    """Where a raider stands in the brawl (enemies in reach, allies around), its square is
+    worth less under `tactical-crowd` than under `tactical` (the same exposure divided by
+    0.9-0.7 instead of 1.35-2.05); the roles' other terms are the same."""
+    enc = _brawl()
+    b = enc.battle
+    seen = 0
+    for c in b.combatants.values():
+        if c.side != "monsters":
+            continue
+        sq = c.pos
+        crowd = _value(enc, c.id, "tactical-crowd", sq)
+        share = _value(enc, c.id, "tactical", sq)
+        assert crowd <= share, c.id
+        seen += crowd < share
+    assert seen  # some raider stands among allies within an enemy's reach
