@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: tests.support
+from tests.support.callgrind import count
 
 
 def _play(encounter: str, seeds: list[int]) -> list[float]:
@@ -40,29 +40,9 @@ def _play(encounter: str, seeds: list[int]) -> list[float]:
 
 def _instructions(args: argparse.Namespace, seeds: list[int]) -> int:
     """Instructions of a whole run of this script (callgrind's total)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg.out"
-        cmd = [
-            "valgrind",
-            "--tool=callgrind",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            __file__,
-            "--root",
-            args.root,
-            "--encounter",
-            args.encounter,
-            "--seeds",
-            *map(str, seeds),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        subprocess.run(cmd, check=True, env=env, capture_output=True)
-        text = subprocess.run(
-            ["callgrind_annotate", str(out)], check=True, capture_output=True, text=True
-        ).stdout
-    m = re.search(r"([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", text)
-    assert m is not None, text[:500]
-    return int(m.group(1).replace(",", ""))
+    cmd = [sys.executable, __file__, "--root", args.root, "--encounter", args.encounter]
+    total, _ = count([*cmd, "--seeds", *map(str, seeds)])
+    return total
 
 
 def main() -> None:

@@ -37,10 +37,7 @@ import argparse
 import functools
 import gc
 import hashlib
-import os
 import random
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -51,6 +48,9 @@ from pathlib import Path
 from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # the checkout: tests.support (--root comes first later)
+from tests.support.callgrind import count  # noqa: E402
+
 TREE = [str(ROOT)]
 """The tree whose code runs (`--root`)."""
 SEED = 20240611
@@ -290,30 +290,22 @@ def play_counted(path: Path, seeds: list[int], rounds: int, stages: list[str]) -
 
 def instructions(args: argparse.Namespace) -> None:
     """This script again under callgrind (`--counted`), and its count."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg.out"
-        cmd = [
-            "valgrind",
-            "--tool=callgrind",
-            f"--callgrind-out-file={out}",
-            "--toggle-collect=functools_reduce",
-            "--collect-atstart=no",
+    total, stdout = count(
+        [
             sys.executable,
             __file__,
             "--counted",
             *("--root", args.root, "--size", str(args.size), "--monsters", str(args.monsters)),
             *("--fights", str(args.fights), "--rounds", str(args.rounds)),
             *(("--stage", args.stage) if args.stage else ()),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        done = subprocess.run(cmd, check=True, env=env, capture_output=True, text=True)
-        m = re.search(r"^totals:\s+(\d+)", out.read_text(), re.MULTILINE)
-        assert m is not None
+        ],
+        toggle="functools_reduce",
+    )
     what = f"inside {args.stage}" if args.stage else "in the monsters' decisions"
     print(
         f"{args.size}x{args.size} with {args.monsters} raiders, {args.fights} fights, rounds"
-        f" 1-{args.rounds}: {int(m.group(1)) / 1e6:.1f}M instructions {what};"
-        f" {done.stdout.strip().splitlines()[-1]}"
+        f" 1-{args.rounds}: {total / 1e6:.1f}M instructions {what};"
+        f" {stdout.strip().splitlines()[-1]}"
     )
 
 
