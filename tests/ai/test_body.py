@@ -51,20 +51,21 @@ def test_the_blows_counted_are_what_reaches_the_body(cid: str, share: float) -> 
 
 
 def test_a_square_in_the_party_s_reach_costs_the_shade_less() -> None:
-    """Next to Kael the Shade's square is worth more under `tactical` than under
-    `tactical-r8` (its exposure halved); the Ghoul's is worth the same."""
+    """Next to Kael the Shade's square is worth more with `read_body` (`tactical-r9`) than
+    without (`tactical-r8`): its exposure halved; the Ghoul's is worth the same."""
     enc = _fog()
     kx, ky = enc.battle["kael"].pos
     sq = (kx + 1, ky)
     for cid, changed in (("shade", True), ("wraith", True), ("ghoul", False)):
-        new = square_value(_context(enc, cid, "tactical"), sq)
+        new = square_value(_context(enc, cid, "tactical-r9"), sq)  # (`crowd` as in r8)
         old = square_value(_context(enc, cid, "tactical-r8"), sq)
         assert (new > old) if changed else (new == old), cid
 
 
-def _shade_round(seed: int, monsters: str, rnd: int) -> str:
-    """The Fen Shade's first decision of round `rnd` in `fog` (the party `tactical`)."""
-    enc, _ = play(load_encounter("fog"), seed, {"party": "tactical", "monsters": monsters})
+def _shade_round(seed: int, monsters: str, rnd: int, party: str = "tactical-r9") -> str:
+    """The Fen Shade's first decision of round `rnd` in `fog` (the party `tactical-r9`: the
+    tactical party as `read_body` was measured, before `crowd` -0.1)."""
+    enc, _ = play(load_encounter("fog"), seed, {"party": party, "monsters": monsters})
     said = [
         lg.event.summary
         for lg in enc.log
@@ -78,4 +79,6 @@ def test_the_shade_walks_in_where_round_8_held_it_back() -> None:
     party's reach with nothing to attack; `tactical` walks toward Kael (the enemies' blows on
     it halved, the walk outscores holding)."""
     assert _shade_round(3, "tactical-r8", 2).startswith("Fen Shade holds its position")
-    assert _shade_round(3, "tactical", 2).startswith("Fen Shade walks 6 squares toward Kael")
+    assert _shade_round(3, "tactical-r9", 2).startswith("Fen Shade walks 6 squares toward Kael")
+    # today's `tactical` on both sides (`crowd` -0.1: the party stands elsewhere) walks in too
+    assert _shade_round(3, "tactical", 2, party="tactical").startswith("Fen Shade walks 6 squares")
