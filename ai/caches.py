@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from ai.position import Foe
     from ai.previews import PreviewKey, SquareKey
     from ai.scoring import Hit, HitTerms
-    from engine.attacks import AttackerPart, DamagePart, SquarePart, TargetPart
+    from engine.attacks import AttackerPart, SquarePart, TargetPart
+    from engine.preview import DamagePart
 
 Square = tuple[int, int]
 Provoked = tuple[float, float, tuple[str, ...]]

@@ -17,13 +17,13 @@ from __future__ import annotations
 from ai.plan import Option
 from ai.utility import Utility
 from engine.actions import Action, UsePower
-from engine.attacks import preview
 from engine.battle import Battle
 from engine.content.schema import EffectSpec, Power
 from engine.flanking import flank_partners, side_of
 from engine.grid import distance, footprint
 from engine.movement import act_provokers
 from engine.powers import provoking_kind
+from engine.preview import preview
 from engine.state import Combatant
 
 Square = tuple[int, int]

@@ -10,9 +10,9 @@ no rule is copied here. Squares with equal square parts give equal previews, so 
 preview is kept per (power, target, square part) and shared between them.
 
 The preview itself comes in the engine's two parts the same way: what it reads besides the
-odds (`engine.attacks.damage_part`: the damage expression, its means, the target's
+odds (`engine.preview.damage_part`: the damage expression, its means, the target's
 resistances and immunities, weakened and insubstantial) is fixed for a (power, target) all
-decision long, so only the odds and the arithmetic (`engine.attacks.preview_at`) are done per
+decision long, so only the odds and the arithmetic (`engine.preview.preview_at`) are done per
 setup.
 
 The square part reads of the power only its kind (and, under a ruleset with situational
@@ -33,18 +33,17 @@ from typing import TYPE_CHECKING
 
 from engine.attacks import (
     AttackerPart,
-    DamagePart,
     SquarePart,
     TargetPart,
     attacker_part,
     compose,
-    preview_at,
     square_part,
     target_part,
 )
-from engine.attacks import damage_part as engine_damage_part
 from engine.content.schema import Power
 from engine.grid import footprint
+from engine.preview import DamagePart, preview_at
+from engine.preview import damage_part as engine_damage_part
 from engine.state import Combatant
 
 if TYPE_CHECKING:

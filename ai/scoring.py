@@ -27,7 +27,7 @@ from ai.position import square_value
 from ai.previews import damage_part
 from ai.roles import Weights
 from ai.utility import condition_value, usage_cost
-from engine.attacks import AttackPreview, condition_inputs, damage_expr
+from engine.attacks import condition_inputs
 from engine.battle import Battle
 from engine.content.schema import Power
 from engine.dice import DiceExpr
@@ -36,6 +36,7 @@ from engine.estimates import AttackBase, attack_base, estimate
 from engine.flanking import Side, flank_sides, flanking
 from engine.grid import distance, footprint, line_of_effect
 from engine.powers import eligible, power_range
+from engine.preview import AttackPreview, damage_expr
 from engine.rulesets.base import Ruleset
 from engine.state import Combatant
 

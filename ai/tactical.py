@@ -53,7 +53,6 @@ from engine.actions import (
     UsePower,
     Withdraw,
 )
-from engine.attacks import preview
 from engine.battle import Battle
 from engine.decisions import (
     ForcedMoveQuestion,
@@ -65,6 +64,7 @@ from engine.effects import sustainable
 from engine.encounter import Encounter
 from engine.events import Decision
 from engine.movement import move_provocations, threatening
+from engine.preview import preview
 from engine.progress import FightKey, fight_point
 from engine.state import Combatant
 

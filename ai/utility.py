@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 from ai.position import close_area
 from engine.actions import Action, Sustain, UsePower
-from engine.attacks import damage_expr
 from engine.battle import GRANTS_CA_TO_SOURCE
 from engine.content.schema import EffectSpec, Heal, Outcome, Power
 from engine.dice import DiceExpr
 from engine.effects import sustainable
 from engine.immunity import immune_to_effects
+from engine.preview import damage_expr
 from engine.refusals import Refusal
 from engine.state import ActiveEffect, Combatant
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.attacks import damage_expr
 from engine.battle import Battle
 from engine.content.schema import DamageSpec, Outcome, Power, Weapon
 from engine.dice import DiceExpr, Roll, roll
@@ -20,6 +19,7 @@ from engine.events import Mod
 from engine.hints import damage_hint, damage_moot, halve_notes, resist_notes
 from engine.hp import adjust, deal_damage
 from engine.immunity import immune_to_damage
+from engine.preview import damage_expr
 from engine.state import Combatant
 
 

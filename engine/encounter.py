@@ -17,7 +17,6 @@ from typing import Any
 
 from engine import turn_budget
 from engine.actions import Action, Impossible
-from engine.attacks import AttackPreview, preview
 from engine.battle import Battle
 from engine.content.basics import with_basic_melee
 from engine.content.loader import LoadedEncounter
@@ -31,6 +30,7 @@ from engine.handlers.base import power_of
 from engine.movement import budget
 from engine.powers import area_squares, in_area, usable_refusal
 from engine.powers import targets_for as _targets_for
+from engine.preview import AttackPreview, preview
 from engine.refusals import Refusal
 from engine.rollback import restore
 from engine.rulesets import get_ruleset

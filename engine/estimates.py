@@ -1,6 +1,6 @@
 """Cheap previews: one attack's odds and damage as the ruleset judges them, with no situation.
 
-`engine.attacks.preview` works out everything the squares change (combat advantage,
+`engine.preview.preview` works out everything the squares change (combat advantage,
 flanking, cover, concealment, conditions) for an attack about to be made. Some questions are
 about attacks that haven't a situation yet: the opportunity attack a path not yet walked
 would draw, how much an enemy could deal next round. `estimate` answers those with the base
@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.attacks import AttackSetup, damage_expr, defense_value
+from engine.attacks import AttackSetup, defense_value
 from engine.battle import Battle
 from engine.content.checks import threat_low
 from engine.content.schema import Power, Weapon
 from engine.dice import DiceExpr
 from engine.events import Mod
+from engine.preview import damage_expr
 from engine.state import Combatant
 
 

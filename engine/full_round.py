@@ -29,9 +29,9 @@ from engine.rulesets import Ruleset, names_offering
 from engine.state import Combatant
 
 if TYPE_CHECKING:
-    from engine.attacks import AttackPreview
     from engine.content.schema import Power
     from engine.encounter import Encounter
+    from engine.preview import AttackPreview
 
 
 def full_round_refusal(enc: Encounter, c: Combatant) -> Impossible | None:

@@ -302,7 +302,7 @@ def _question(
     interrupt: bool,
 ) -> TriggerQuestion:
     """The question with the engine's odds against the one target (the app shows them)."""
-    from engine.attacks import preview
+    from engine.preview import preview
 
     target = targets[0] if len(targets) == 1 and targets[0] != r.id else None
     hit = expected = None

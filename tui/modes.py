@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from rich.text import Text
 
 from engine.actions import FullAttack
-from engine.attacks import AttackPreview
 from engine.content.schema import Power
 from engine.encounter import Encounter
 from engine.full_round import full_attack_previews, full_round_problem, not_in_ruleset
 from engine.grid import distance, path_to, reachable
 from engine.movement import budget, move_provocations, threatening
+from engine.preview import AttackPreview
 from tui.glyphs import Mark
 from tui.widgets.grid import Overlay
 

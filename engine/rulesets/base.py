@@ -199,7 +199,7 @@ class Ruleset(ABC):
 
     def odds(self, s: AttackSetup) -> tuple[float, float]:
         """(chance of a hit of any kind, chance of a critical hit) of one attack roll."""
-        from engine.attacks import outcome_odds
+        from engine.preview import outcome_odds
 
         return outcome_odds(s)
 

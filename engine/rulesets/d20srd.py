@@ -251,7 +251,7 @@ class D20Srd(SrdRules):
         sneak = self.sneak_dice(battle, attacker, target, power)
         if outcome == "hit" and sneak is None:
             return None  # the shared roll (one per power use)
-        from engine.attacks import damage_expr
+        from engine.preview import damage_expr
 
         if outcome == "crit":
             base = damage_expr(battle, attacker, spec, weapon, multiply=False)
@@ -280,7 +280,7 @@ class D20Srd(SrdRules):
         weapon: Weapon | None,
         expr: DiceExpr,
     ) -> tuple[float, float]:
-        from engine.attacks import damage_expr
+        from engine.preview import damage_expr
 
         spec = power.hit.damage if power.hit is not None else None
         if spec is None:

@@ -19,11 +19,12 @@ from ai.roles import weights_for
 from ai.scoring import Context
 from ai.tactical import TacticalPolicy
 from engine.actions import Impossible, UsePower
-from engine.attacks import preview, setup
+from engine.attacks import setup
 from engine.content.loader import load_encounter
 from engine.content.schema import Power
 from engine.encounter import Encounter
 from engine.estimates import estimate
+from engine.preview import preview
 from engine.refusals import Refusal
 from engine.state import Combatant
 from tests.ai.random_fights import mid_fight_of

@@ -27,10 +27,10 @@ from ai.previews import hit_at
 from ai.roles import weights_for
 from ai.scoring import Context, Hit
 from ai.utility import condition_value
-from engine.attacks import AttackPreview, damage_expr, preview
 from engine.content.schema import Power
 from engine.grid import blast_origins, distance, entry_costs, footprint, line_of_effect
 from engine.powers import power_range
+from engine.preview import AttackPreview, damage_expr, preview
 from engine.state import Combatant
 from tests.ai.random_fights import MID_FIGHTS, load_fight, mid_fight_of
 

@@ -1,5 +1,5 @@
 """The AI's previews (the engine's `preview_at` on the `damage_part` kept once per (power,
-target) a decision) equal `engine.attacks.preview_of`, and both equal the preview worked out
+target) a decision) equal `engine.preview.preview_of`, and both equal the preview worked out
 in one piece as the engine did before it was split (`_plain_preview`), to the last bit
 (issue 14): every field of the preview, for every attack power of every standing
 creature on every other creature, from squares around the map, at every step of each bundled
@@ -21,21 +21,14 @@ from ai.previews import damage_part, parts_for, square_part_at
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.tactical import TacticalPolicy
-from engine.attacks import (
-    AttackPreview,
-    AttackSetup,
-    compose,
-    damage_expr,
-    outcome_odds,
-    preview_at,
-    preview_of,
-)
+from engine.attacks import AttackSetup, compose
 from engine.battle import Battle
 from engine.content.loader import load_encounter
 from engine.content.schema import Power, Weapon
 from engine.encounter import Encounter
 from engine.grid import entry_costs
 from engine.immunity import immune_to_damage, immune_to_effects
+from engine.preview import AttackPreview, damage_expr, outcome_odds, preview_at, preview_of
 from engine.state import Combatant
 from tests.ai.random_fights import mid_fight_of
 

@@ -109,9 +109,9 @@ def test_shared_previews_equal_the_engines(
     from ai.previews import hit_at
     from ai.roles import weights_for
     from ai.scoring import Context
-    from engine.attacks import preview
     from engine.flanking import flanking
     from engine.grid import entry_costs, footprint
+    from engine.preview import preview
 
     enc = mid_fight_of(map_seed, n, seed, steps, ruleset)
     if enc is None:

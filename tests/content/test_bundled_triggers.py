@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Move, UsePower
-from engine.attacks import preview
 from engine.encounter import Encounter
 from engine.events import Attack, EffectStart, Heal, Moved, TempHp, Triggered
+from engine.preview import preview
 from tests.support.helpers import Builder, events, mon
 
 GRID = "............\n............\n............\n............\n"

@@ -23,7 +23,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import attacks
+from engine import attacks, preview
 from engine.damage import _expression
 from engine.effects import end
 from engine.encounter import Encounter
@@ -159,7 +159,7 @@ def test_property_kept_damage_expressions_equal_uncached_F_DMG_1(
                     if spec is None or spec.damage is None:
                         continue
                     w = c.weapon_for(p)
-                    want = attacks.damage_expr(b, c, spec.damage, w)
+                    want = preview.damage_expr(b, c, spec.damage, w)
                     for _ in range(2):  # the second from the memo
                         expr, text = _expression(b, c, spec.damage, w)
                         assert (expr, text) == (want, str(want)), (c.id, p.id)
@@ -195,11 +195,11 @@ def test_property_kept_odds_equal_the_odds_worked_out_F_ATK_3_F_ATK_8(
         tuple(Mod("m", v) for v in mods), defense, False, False, "none", "none", crit_low, cdg
     )
     need = defense - sum(mods)
-    assert attacks.outcome_odds(s) == attacks._odds(need, crit_low, cdg)
-    assert attacks.outcome_odds(s) == attacks._odds(need, crit_low, cdg)
+    assert preview.outcome_odds(s) == preview._odds(need, crit_low, cdg)
+    assert preview.outcome_odds(s) == preview._odds(need, crit_low, cdg)
     crit = sum(1 for nat in range(2, 21) if nat >= need and (nat >= crit_low or cdg))
     hit = sum(1 for nat in range(2, 21) if nat == 20 or nat >= need)
-    assert attacks.outcome_odds(s) == (hit / 20, crit / 20)
+    assert preview.outcome_odds(s) == (hit / 20, crit / 20)
 
 
 @settings(max_examples=25, deadline=None)

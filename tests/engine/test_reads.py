@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai.sim import play
-from engine import attacks
+from engine import preview
 from engine.content.loader import LoadedEncounter, load_encounter
 from engine.encounter import Encounter
 from engine.full_round import full_attack_previews
@@ -80,13 +80,13 @@ def test_property_preview_reads_only(seed: int, ruleset: str, cut: float) -> Non
     before = fingerprint(enc)
     light = own_fields(enc)
     during: list[Any] = []
-    real_odds = attacks.outcome_odds
+    real_odds = preview.outcome_odds
 
     def odds_spy(*args: Any, **kw: Any) -> Any:  # inside a preview: nothing written, even
         during.append(own_fields(enc))  # for a moment (another thread may be reading)
         return real_odds(*args, **kw)
 
-    with patch.object(attacks, "outcome_odds", odds_spy):
+    with patch.object(preview, "outcome_odds", odds_spy):
         for p in c.powers:
             if p.attack is None:
                 continue

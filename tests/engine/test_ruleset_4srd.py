@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from engine.actions import EndTurn, Move, UsePower, Withdraw
-from engine.attacks import damage_expr
 from engine.encounter import Encounter
 from engine.events import (
     ActionSpent,
@@ -26,6 +25,7 @@ from engine.events import (
     Save,
 )
 from engine.hp import deal_damage
+from engine.preview import damage_expr
 from engine.rulesets.srd4 import range_penalty
 from tests.support.helpers import Answers, Builder, duel, events, mods
 

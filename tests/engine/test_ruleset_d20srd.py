@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from engine.actions import EndTurn, FullAttack, Move, UsePower, Withdraw
-from engine.attacks import damage_expr, defense_value
+from engine.attacks import defense_value
 from engine.encounter import Encounter
 from engine.events import ActionSpent, Attack, Damage, Logged
+from engine.preview import damage_expr
 from engine.rulesets import get_ruleset
 from engine.rulesets.d20srd import D20Srd
 from tests.support.helpers import Builder, attack_on, duel, dummy, events, mods
