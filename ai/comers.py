@@ -107,13 +107,14 @@ def keeping_off(
     team: Sequence[Combatant],
     enemies: Iterable[Combatant],
     strike: dict[str, int],
-    outshot: bool | Callable[[], bool] = False,
+    outshot: Callable[[], bool] = lambda: False,
 ) -> frozenset[str]:
     """The enemies that kept their distance since `then` while my side was hurt: each took a
     turn in which one of my side (`team`, me first, where it now stands) was in its walk
     (`strike`: how far it can walk up and strike, speed plus reach), and got no closer. A
     holder with none of us in its walk is as patient as we are, no evidence. Empty without
-    evidence (no sighting, my side unhurt)."""
+    evidence (no sighting, my side unhurt). `outshot`: whether my side is outshot, asked only
+    for a holder none of us was near, and once (it reads every creature's powers)."""
     if then is None:
         return frozenset()
     acted, hurt = since(then, b, team[0].side)
@@ -129,7 +130,7 @@ def keeping_off(
         was = gap(old, boxes)
         if was > strike.get(e.id, 0):  # none of us in its walk: evidence only if outshot
             if shots is None:  # (asked once, and only here: it reads every creature's powers)
-                shots = outshot() if callable(outshot) else outshot
+                shots = outshot()
             if not shots:
                 continue
         if gap(footprint(e.pos, e.size), boxes) >= was:

@@ -132,7 +132,7 @@ def _off(
     """`keeping_off` for the brute, the fighter striking `hero` squares away, the archer 7."""
     b = enc.battle
     strike = {"hero": hero, "bow": 7}
-    return keeping_off(then, b, [b["b"]], [b["hero"], b["bow"]], strike, outshot)
+    return keeping_off(then, b, [b["b"]], [b["hero"], b["bow"]], strike, lambda: outshot)
 
 
 def test_keeping_off_needs_evidence_and_harm(build: Any) -> None:
