@@ -39,9 +39,14 @@ _SHARE_BY_LEVEL = tuple(COVER_SHARE[name] for name in ("none", "cover", "superio
 HOLD_NEAR = 8
 """A chokepoint is worth holding when an enemy is this close (squares)."""
 
-Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, tuple[Square, ...]]
+Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, tuple[Square, ...], int]
 """An enemy as `square_value` reads it: (creature, x, y, size, reach, speed + reach, melee
-danger, ranged danger share, range, 1 if it threatens an ally, its squares)."""
+danger, ranged danger share, range, 1 if it threatens an ally, its squares, how far its
+bursts reach: `burst_far`, -1 without one)."""
+SHARE = 0.35
+"""`Weights.crowd` where fewer than half of the enemies that can hurt me on the end square
+have a burst or blast that reaches it, when the weights read the bursts (`Weights.bursts`):
+allies share the enemies' blows there."""
 
 
 # --- per-terrain geometry -------------------------------------------------------------------
@@ -130,6 +135,7 @@ def prepare_foes(ctx: Context) -> list[Foe]:
     foes = []
     me = ctx.f.me
     k = body_share(me) if ctx.f.w.body else 1.0
+    bursts = ctx.f.w.bursts
     for e in ctx.f.enemies:
         if ctx.f.w.initiative and not strikes_first(b, me, e):
             continue  # surprised, and acts after me: no blow lands before I move again
@@ -150,6 +156,7 @@ def prepare_foes(ctx: Context) -> list[Foe]:
                 d.rng,
                 1 if threatens_ally else 0,
                 e_sq,
+                burst_far(e, d.speed) if bursts else -1,
             )
         )
     ctx.c.foes = foes
@@ -160,6 +167,28 @@ def prepare_foes(ctx: Context) -> list[Foe]:
 UNSEEN_SHARE = 0.5
 """What gets through of the blows of enemies that can't see me (F-MOD-8: -5 to hit, a quarter
 of the d20, about half of a fair chance; `Context.danger` is the blows on a seen target)."""
+
+
+def burst_far(e: Combatant, speed: int) -> int:
+    """How far from `e`'s squares a square can be and still be caught by one of its bursts
+    or blasts next round (an attack power of kind `area` or `close` it has not spent,
+    X-PWR-1): its speed, plus the range and the burst of an area power or the size of a close
+    one; -1 if it has none (`Weights.bursts`: a crowd draws the blows where bursts reach)."""
+    far = -1
+    used = e.used_powers
+    for p in e.powers:
+        if p.attack is None or p.target not in ("enemy", "creature"):
+            continue
+        kind = p.kind
+        if kind == "area":
+            n = (p.range or 0) + (p.burst or 0)
+        elif kind == "close":
+            n = p.burst if p.burst is not None else (p.blast or 0)
+        else:
+            continue
+        if n > far and (p.usage == "at-will" or p.id not in used):
+            far = n
+    return far + speed if far >= 0 else -1
 
 
 def body_share(me: Combatant) -> float:
@@ -188,8 +217,8 @@ def near_foes(ctx: Context, foes: list[Foe], m: int) -> tuple[int, int, int, lis
     mine = footprint(me.pos, me.size)
     near = []
     for foe in foes:
-        _, _, _, _, reach, sr, _, ranged, rng, _, e_sq = foe
-        far = max(reach, sr, rng if ranged else 0, HOLD_NEAR)
+        _, _, _, _, reach, sr, _, ranged, rng, _, e_sq, bf = foe
+        far = max(reach, sr, rng if ranged else 0, HOLD_NEAR, bf)
         if distance(mine, e_sq) - m <= far:
             near.append(foe)
     return me.pos[0], me.pos[1], m, near
@@ -239,7 +268,6 @@ def square_value(ctx: Context, sq: Square) -> float:
         if -span <= x - mx <= span and -span <= y - my <= span:
             foes = close  # the others count for nothing here (`near_foes`)
     f = ctx.f
-    w = f.w
     me = f.me
     bmap = f.bmap
     me_small = me.size == 1
@@ -250,8 +278,9 @@ def square_value(ctx: Context, sq: Square) -> float:
     engaged = guard = 0
     flank = 0.0
     nearest = 99
+    bursting = reaching = 0  # the enemies that can hurt me there; those with a burst for it
     a_sq = (sq,) if me_small else footprint(sq, me.size)
-    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards, e_sq in foes:
+    for e, ex, ey, es, reach, sr, melee, ranged, rng, guards, e_sq, bf in foes:
         if me_small and es == 1:
             dx = ex - x if ex > x else x - ex
             dy = ey - y if ey > y else y - ey
@@ -272,17 +301,47 @@ def square_value(ctx: Context, sq: Square) -> float:
         if ranged and gap <= rng and m < ranged:
             # Cover from the shooter where it stands (terrain; memoized by the map).
             r = ranged * _SHARE_BY_LEVEL[terrain_cover_level(bmap, e_sq, a_sq)]
-            exposure += m if m > r else r
-        else:
-            exposure += m  # never negative: what `m > r` picks against r = 0
+            if r > m:
+                m = r
+        exposure += m  # never negative
+        if gap <= bf:
+            bursting += 1
+            reaching += 1
+        elif m:
+            reaching += 1
+    bursts = 2 * bursting >= reaching
+    return _worth(ctx, sq, a_sq, exposure, engaged, guard, flank, nearest, bursts)
+
+
+def _worth(
+    ctx: Context,
+    sq: Square,
+    a_sq: tuple[Square, ...],
+    exposure: float,
+    engaged: int,
+    guard: int,
+    flank: float,
+    nearest: int,
+    bursts: bool,
+) -> float:
+    """`square_value` from what the enemies' loop found (`a_sq`: my squares on `sq`): the
+    exposure, less in obscured squares and shared among allies (`Weights.crowd` where
+    `bursts`: at least half of the enemies that can hurt me there have a burst that reaches
+    it, when the weights read the bursts), and the role's terms."""
+    f = ctx.f
+    w = f.w
+    x, y = sq
+    bmap = f.bmap
     obscured = bmap.cells[y * bmap.width + x].obscured
     hidden = obscured is not Obscured.NONE
     if hidden:
         exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
     if exposure:
         # Allies close by share the enemies' attacks (and can answer them): a creature
-        # alone in front takes them all; or, `crowd` below 0, a crowd draws them.
-        exposure /= 1.0 + w.crowd * _allies_near(f.ally_pos, x, y)
+        # alone in front takes them all; or, `crowd` below 0, a crowd draws them (their
+        # bursts catch it: where they can, `Weights.bursts`).
+        crowd = w.crowd if bursts or not w.bursts else SHARE
+        exposure /= 1.0 + crowd * _allies_near(f.ally_pos, x, y)
     v = (
         -w.exposure * exposure
         + w.engaged * engaged

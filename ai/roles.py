@@ -79,6 +79,10 @@ class Weights:
     """Per ally within 2 squares of the end square (up to 3): the exposure is divided by
     `1 + crowd * allies` (`ai.position.square_value`). Positive: allies share the enemies'
     blows; negative: a crowd draws them (the enemies' bursts catch it); `AIConfig.crowd`."""
+    bursts: bool = False
+    """`crowd` applies where at least half of the enemies that can hurt me on the end square
+    have an unspent burst or blast that reaches it (`ai.position.burst_far`); elsewhere allies
+    share the blows (`ai.position.SHARE`); `AIConfig.read_bursts`."""
     body: bool = False
     """The exposure reads what reaches my body (`AIConfig.read_body`, `ai.position.body_share`)."""
     comers: bool = False
@@ -182,6 +186,8 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
             w = replace(w, comers=True)
         if config.read_body:
             w = replace(w, body=True)
+        if config.read_bursts:
+            w = replace(w, bursts=True)
         if config.crowd != w.crowd:
             w = replace(w, crowd=config.crowd)
         if config.patience:
