@@ -17,25 +17,11 @@ from typing import Any
 import pytest
 
 from ai.config import CONFIGS
-from ai.memory import SideMemory
-from ai.position import SHARE, burst_far, square_value
+from ai.position import SHARE, burst_far
 from ai.roles import weights_for
-from ai.scoring import Context
-from engine.content import load_encounter
 from engine.encounter import Encounter
 from tests.support.helpers import AREA, BASIC_MELEE, BOLT, CLAW, FIGHTER, GOBLIN, mon, pc
-
-
-def _brawl() -> Encounter:
-    enc = Encounter.create(load_encounter("brawl"), seed=1)
-    enc.start()
-    return enc
-
-
-def _value(enc: Encounter, cid: str, config: str, sq: tuple[int, int]) -> float:
-    c = enc.battle[cid]
-    w = weights_for(c, config=CONFIGS[config])
-    return square_value(Context(enc, c, w, SideMemory()), sq)
+from tests.support.scenarios import started, value_under
 
 
 def _areas(enc: Encounter, cid: str) -> list[str]:
@@ -46,7 +32,7 @@ def _areas(enc: Encounter, cid: str) -> list[str]:
 def test_X_PWR_1_burst_far_counts_the_unspent_bursts_only() -> None:
     """Vessa's Fire Bloom (area burst 1 within 10) reaches her speed + 11 squares; with
     every area and close attack of hers spent, none reaches (-1). Nix has none at all."""
-    enc = _brawl()
+    enc = started("brawl")
     b = enc.battle
     vessa = b["vessa"]
     speed = b.speed(vessa)
@@ -58,7 +44,7 @@ def test_X_PWR_1_burst_far_counts_the_unspent_bursts_only() -> None:
 
 
 def test_the_configurations() -> None:
-    enc = _brawl()
+    enc = started("brawl")
     c = next(iter(enc.battle.combatants.values()))
     assert weights_for(c, config=CONFIGS["tactical"]).bursts
     for name in ("tactical-crowd", "tactical-r9", "classic"):
@@ -72,20 +58,22 @@ def test_a_crowd_costs_more_only_where_a_burst_reaches() -> None:
     `tactical-crowd` makes of it (all of the party stand within a burst's reach); with every
     one of them spent, what `tactical-r9` makes of it (allies share the blows), and less
     crowded squares are no longer worth more for it."""
-    enc = _brawl()
+    enc = started("brawl")
     b = enc.battle
     raiders = [c for c in b.combatants.values() if c.side == "monsters"]
     seen = 0
     for c in raiders:
-        tactical = _value(enc, c.id, "tactical", c.pos)
-        assert tactical == _value(enc, c.id, "tactical-crowd", c.pos), c.id
-        seen += tactical < _value(enc, c.id, "tactical-r9", c.pos)
+        tactical = value_under(enc, c.id, "tactical", c.pos)
+        assert tactical == value_under(enc, c.id, "tactical-crowd", c.pos), c.id
+        seen += tactical < value_under(enc, c.id, "tactical-r9", c.pos)
     assert seen  # some raider stands among allies within an enemy's reach
     for hero in b.combatants.values():
         if hero.side == "party":
             hero.used_powers.update(_areas(enc, hero.id))
     for c in raiders:
-        assert _value(enc, c.id, "tactical", c.pos) == _value(enc, c.id, "tactical-r9", c.pos)
+        assert value_under(enc, c.id, "tactical", c.pos) == value_under(
+            enc, c.id, "tactical-r9", c.pos
+        )
 
 
 MAGE = {**GOBLIN, "id": "mage", "name": "Mage", "powers": ["claw", "fireball"]}
@@ -122,7 +110,7 @@ def test_a_crowd_draws_the_blows_where_most_that_can_hurt_it_have_a_burst(
     b = enc.battle
     assert burst_far(b["mage"], b.speed(b["mage"])) == 18
     assert burst_far(b["hero"], b.speed(b["hero"])) == -1
-    crowd = _value(enc, "g1", "tactical-crowd", (11, 2))
-    share = _value(enc, "g1", "tactical-r9", (11, 2))
+    crowd = value_under(enc, "g1", "tactical-crowd", (11, 2))
+    share = value_under(enc, "g1", "tactical-r9", (11, 2))
     assert crowd < share  # exposed, among allies: the two readings differ here
-    assert _value(enc, "g1", "tactical", (11, 2)) == (crowd if crowd_counts else share)
+    assert value_under(enc, "g1", "tactical", (11, 2)) == (crowd if crowd_counts else share)

@@ -12,29 +12,13 @@ from __future__ import annotations
 import pytest
 
 from ai.config import CONFIGS
-from ai.memory import SideMemory
-from ai.position import square_value
 from ai.roles import weights_for
-from ai.scoring import Context
-from engine.content import load_encounter
-from engine.encounter import Encounter
-
-
-def _brawl() -> Encounter:
-    enc = Encounter.create(load_encounter("brawl"), seed=1)
-    enc.start()
-    return enc
-
-
-def _value(enc: Encounter, cid: str, config: str, sq: tuple[int, int]) -> float:
-    c = enc.battle[cid]
-    w = weights_for(c, config=CONFIGS[config])
-    return square_value(Context(enc, c, w, SideMemory()), sq)
+from tests.support.scenarios import started, value_under
 
 
 @pytest.mark.parametrize(("config", "crowd"), [("tactical", -0.1), ("tactical-r9", 0.35)])
 def test_the_configuration_sets_the_weight(config: str, crowd: float) -> None:
-    enc = _brawl()
+    enc = started("brawl")
     for c in enc.battle.combatants.values():
         assert weights_for(c, config=CONFIGS[config]).crowd == crowd
     assert (
@@ -47,15 +31,15 @@ def test_a_crowded_square_costs_more_under_tactical() -> None:
     """Where a raider stands in the brawl (enemies in reach, allies around), its square is
     worth less under `tactical` than under `tactical-r9` (the same exposure divided by
     0.9-0.7 instead of 1.35-2.05); the roles' other terms are the same."""
-    enc = _brawl()
+    enc = started("brawl")
     b = enc.battle
     seen = 0
     for c in b.combatants.values():
         if c.side != "monsters":
             continue
         sq = c.pos
-        crowd = _value(enc, c.id, "tactical", sq)
-        share = _value(enc, c.id, "tactical-r9", sq)
+        crowd = value_under(enc, c.id, "tactical", sq)
+        share = value_under(enc, c.id, "tactical-r9", sq)
         assert crowd <= share, c.id
         seen += crowd < share
     assert seen  # some raider stands among allies within an enemy's reach

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ai.config import CONFIGS
+from ai.memory import SideMemory
+from ai.position import square_value
+from ai.roles import weights_for
+from ai.scoring import Context
 from ai.tactical import TacticalPolicy
 from engine.actions import Action, EndTurn
+from engine.content import load_encounter
 from engine.encounter import Encounter
 from engine.events import Decision
 from tests.support.helpers import DEF
@@ -56,3 +62,18 @@ def play_turn(enc: Encounter, policy: TacticalPolicy) -> tuple[list[Action], lis
             decisions.append(choice.decision)
         enc.apply(choice.action, choice.decision)
     return actions, decisions
+
+
+def started(name: str, seed: int = 1) -> Encounter:
+    """A bundled encounter, started (initiative rolled), nobody having acted."""
+    enc = Encounter.create(load_encounter(name), seed=seed)
+    enc.start()
+    return enc
+
+
+def value_under(enc: Encounter, cid: str, config: str, sq: tuple[int, int]) -> float:
+    """`ai.position.square_value` of `sq` for `cid` under the named configuration's weights
+    (a fresh memory: nothing remembered from earlier turns)."""
+    c = enc.battle[cid]
+    w = weights_for(c, config=CONFIGS[config])
+    return square_value(Context(enc, c, w, SideMemory()), sq)
