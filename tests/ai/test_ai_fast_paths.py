@@ -20,9 +20,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ai.config import CONFIGS
 from ai.memory import SideMemory
 from ai.plan import budget
-from ai.position import COVER_SHARE, HOLD_NEAR, chokepoints, prepare_foes
+from ai.position import COVER_SHARE, HOLD_NEAR, SHARE, chokepoints, prepare_foes
 from ai.roles import weights_for
 from ai.scoring import Context
 from ai.squares import best_post
@@ -39,7 +40,9 @@ Square = tuple[int, int]
 
 
 def plain_square_value(ctx: Context, sq: Square) -> float:
-    """`square_value` as it read before issue 14's rewrite: the reference."""
+    """`square_value` as it read before issue 14's rewrite: the reference (with round 10's
+    `read_bursts`: the crowd weight where at least half of those that can hurt me have a
+    burst for the square)."""
     foes = prepare_foes(ctx)
     w, b, me = ctx.f.w, ctx.f.b, ctx.f.me
     can_flank = b.can_react(me)
@@ -49,7 +52,8 @@ def plain_square_value(ctx: Context, sq: Square) -> float:
     flank = 0.0
     nearest = 99
     a_sq = footprint(sq, me.size)
-    for e, _ex, _ey, _es, reach, sr, melee, ranged, rng, guards, _sq in foes:
+    bursting = reaching = 0
+    for e, _ex, _ey, _es, reach, sr, melee, ranged, rng, guards, _sq, _bf in foes:
         gap = distance(a_sq, b.squares(e))
         nearest = min(nearest, gap)
         m = 0.0
@@ -67,13 +71,17 @@ def plain_square_value(ctx: Context, sq: Square) -> float:
             level = cover(ctx.f.bmap, b.squares(e), a_sq, count_creatures=False)
             r = ranged * COVER_SHARE[level]
         exposure += m if m > r else r
+        bursts = w.bursts and gap <= plain_burst_far(e, ctx.danger(e).speed)
+        bursting += bursts
+        reaching += bursts or max(m, r) > 0
     obscured = ctx.f.bmap.cell(sq).obscured
     hidden = obscured is not Obscured.NONE
     if hidden:
         exposure *= 0.9 if obscured is Obscured.LIGHT else 0.8
     if exposure:
         near = sum(1 for ax, ay in ctx.f.ally_pos if max(abs(ax - x), abs(ay - y)) <= 2)
-        exposure /= 1.0 + 0.35 * min(near, 3)
+        crowd = w.crowd if not w.bursts or bursting * 2 >= reaching else SHARE
+        exposure /= 1.0 + crowd * min(near, 3)
     v = (
         -w.exposure * exposure
         + w.engaged * engaged
@@ -86,6 +94,21 @@ def plain_square_value(ctx: Context, sq: Square) -> float:
     if w.hold and nearest <= HOLD_NEAR and ctx.f.allies and sq in chokepoints(ctx.f.bmap):
         v += w.hold
     return v
+
+
+def plain_burst_far(e: Combatant, speed: int) -> int:
+    """`ai.position.burst_far` spelled out: speed plus the farthest square an unspent area
+    (range + burst) or close (burst or blast) attack of `e` reaches, or -1."""
+    sizes = []
+    for p in e.powers:
+        spent = p.usage != "at-will" and p.id in e.used_powers
+        if p.attack is None or spent or p.target not in ("enemy", "creature"):
+            continue
+        if p.kind == "area":
+            sizes.append((p.range or 0) + (p.burst or 0))
+        elif p.kind == "close":
+            sizes.append(p.burst if p.burst is not None else (p.blast or 0))
+    return speed + max(sizes) if sizes else -1
 
 
 _fight = mid_fight_of
@@ -114,17 +137,19 @@ def test_square_value_equals_the_plain_loop(
         return
     b = enc.battle
     for c in _deciders(enc):
-        ctx = Context(enc, c, weights_for(c), SideMemory())
-        plain = Context(enc, c, weights_for(c), SideMemory())
-        ally_sq = [sq for a in plain.f.allies for sq in b.squares(a)]
-        for e, *_, guards, e_sq in prepare_foes(plain):
-            reach = plain.danger(e).reach
-            near = any(distance((a,), e_sq) <= reach for a in ally_sq)
-            assert guards == (1 if near else 0), (c.id, e.id)
-        for sq in _places(enc, c):
-            want = plain_square_value(plain, sq)
-            assert ctx.value(sq) == want, (c.id, c.size, sq)
-            assert ctx.value(sq) == want  # the memo's answer
+        # The role's weights, and `tactical`'s (crowd -0.1 where the bursts reach).
+        for w in (weights_for(c), weights_for(c, config=CONFIGS["tactical"])):
+            ctx = Context(enc, c, w, SideMemory())
+            plain = Context(enc, c, w, SideMemory())
+            ally_sq = [sq for a in plain.f.allies for sq in b.squares(a)]
+            for e, *_, guards, e_sq, _bf in prepare_foes(plain):
+                reach = plain.danger(e).reach
+                near = any(distance((a,), e_sq) <= reach for a in ally_sq)
+                assert guards == (1 if near else 0), (c.id, e.id)
+            for sq in _places(enc, c):
+                want = plain_square_value(plain, sq)
+                assert ctx.value(sq) == want, (c.id, c.size, sq)
+                assert ctx.value(sq) == want  # the memo's answer
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
