@@ -80,5 +80,8 @@ def test_the_shade_walks_in_where_round_8_held_it_back() -> None:
     it halved, the walk outscores holding)."""
     assert _shade_round(3, "tactical-r8", 2).startswith("Fen Shade holds its position")
     assert _shade_round(3, "tactical-r9", 2).startswith("Fen Shade walks 6 squares toward Kael")
-    # today's `tactical` on both sides (`crowd` -0.1: the party stands elsewhere) walks in too
-    assert _shade_round(3, "tactical", 2, party="tactical").startswith("Fen Shade walks 6 squares")
+    # today's `tactical` on both sides (`crowd`, `read_bursts`: the party stands elsewhere)
+    # walks in too; the party within its walk, it strikes Nix on the way in
+    assert _shade_round(3, "tactical", 2, party="tactical").startswith(
+        "Fen Shade walks 4 squares to reach Nix Harrow; Drowning Grasp on Nix Harrow"
+    )
