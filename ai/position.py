@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ai.distances import graph_of
 from ai.initiative import strikes_first
+from ai.roles import SHARE
 from engine.flanking import side_of
 from engine.grid import (
     BattleMap,
@@ -43,10 +44,6 @@ Foe = tuple[Combatant, int, int, int, int, int, float, float, int, int, tuple[Sq
 """An enemy as `square_value` reads it: (creature, x, y, size, reach, speed + reach, melee
 danger, ranged danger share, range, 1 if it threatens an ally, its squares, how far its
 bursts reach: `burst_far`, -1 without one)."""
-SHARE = 0.35
-"""`Weights.crowd` where fewer than half of the enemies that can hurt me on the end square
-have a burst or blast that reaches it, when the weights read the bursts (`Weights.bursts`):
-allies share the enemies' blows there."""
 
 
 # --- per-terrain geometry -------------------------------------------------------------------

@@ -29,6 +29,11 @@ from ai.profile import Profile, profile_of
 from engine.content.schema import Power
 from engine.state import Combatant
 
+SHARE = 0.35
+"""The role table's `Weights.crowd`: allies near the end square share the enemies' blows. Also
+what `tactical`'s crowd weight gives way to where fewer than half of the enemies that can hurt
+the creature there have a burst or blast that reaches it (`Weights.bursts`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Weights:
@@ -75,14 +80,14 @@ class Weights:
     shooters: bool = False
     """Patience leaves out the enemies that strike from afar (`ai.moving.melee_part`);
     `AIConfig.read_shooters`."""
-    crowd: float = 0.35
+    crowd: float = SHARE
     """Per ally within 2 squares of the end square (up to 3): the exposure is divided by
     `1 + crowd * allies` (`ai.position.square_value`). Positive: allies share the enemies'
     blows; negative: a crowd draws them (the enemies' bursts catch it); `AIConfig.crowd`."""
     bursts: bool = False
     """`crowd` applies where at least half of the enemies that can hurt me on the end square
     have an unspent burst or blast that reaches it (`ai.position.burst_far`); elsewhere allies
-    share the blows (`ai.position.SHARE`); `AIConfig.read_bursts`."""
+    share the blows (`SHARE`); `AIConfig.read_bursts`."""
     body: bool = False
     """The exposure reads what reaches my body (`AIConfig.read_body`, `ai.position.body_share`)."""
     comers: bool = False

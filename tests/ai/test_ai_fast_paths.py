@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from ai.config import CONFIGS
 from ai.memory import SideMemory
 from ai.plan import budget
-from ai.position import COVER_SHARE, HOLD_NEAR, SHARE, chokepoints, prepare_foes
-from ai.roles import weights_for
+from ai.position import COVER_SHARE, HOLD_NEAR, chokepoints, prepare_foes
+from ai.roles import SHARE, weights_for
 from ai.scoring import Context
 from ai.squares import best_post
 from ai.turn import Habits, Turn

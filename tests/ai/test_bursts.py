@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from ai.config import CONFIGS
-from ai.position import SHARE, burst_far
-from ai.roles import weights_for
+from ai.position import burst_far
+from ai.roles import SHARE, weights_for
 from engine.encounter import Encounter
 from tests.support.helpers import AREA, BASIC_MELEE, BOLT, CLAW, FIGHTER, GOBLIN, mon, pc
 from tests.support.scenarios import started, value_under
