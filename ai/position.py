@@ -26,6 +26,7 @@ from engine.grid import (
     footprint,
     terrain_cover_level,
 )
+from engine.powers import spent
 from engine.state import Combatant
 
 if TYPE_CHECKING:
@@ -172,7 +173,6 @@ def burst_far(e: Combatant, speed: int) -> int:
     X-PWR-1): its speed, plus the range and the burst of an area power or the size of a close
     one; -1 if it has none (`Weights.bursts`: a crowd draws the blows where bursts reach)."""
     far = -1
-    used = e.used_powers
     for p in e.powers:
         if p.attack is None or p.target not in ("enemy", "creature"):
             continue
@@ -183,7 +183,7 @@ def burst_far(e: Combatant, speed: int) -> int:
             n = p.burst if p.burst is not None else (p.blast or 0)
         else:
             continue
-        if n > far and (p.usage == "at-will" or p.id not in used):
+        if n > far and not spent(e, p):
             far = n
     return far + speed if far >= 0 else -1
 

@@ -37,12 +37,18 @@ from engine.triggers import answers_attacks, any_for, fire
 Square = tuple[int, int]
 
 
+def spent(c: Combatant, power: Power) -> bool:
+    """Is `power` spent for `c` (X-PWR-1): an encounter or daily power used, a recharge power
+    waiting to recharge; an at-will power never is."""
+    return power.usage != "at-will" and power.id in c.used_powers
+
+
 def usable_refusal(
     battle: Battle, c: Combatant, power: Power, *, triggered: bool = False
 ) -> Impossible | None:
     """Why `power` can't be used now (usage spent), as a refusal, or None (X-PWR-1).
     `triggered`: asked for a triggered power whose trigger has come (`engine.triggers`)."""
-    if power.usage != "at-will" and power.id in c.used_powers:
+    if spent(c, power):
         what = {
             "encounter": "once per encounter",
             "daily": "once per day",
