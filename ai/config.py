@@ -142,7 +142,7 @@ CONFIGS: dict[str, AIConfig] = {
         name="tactical-waiting", read_comers=False, read_body=False, crowd=0.35
     ),
     "tactical-r8": AIConfig(name="tactical-r8", read_body=False, crowd=0.35),
-    "tactical-r9": AIConfig(name="tactical-r9", crowd=0.35, read_bursts=False),
+    "tactical-r9": AIConfig(name="tactical-r9", crowd=0.35),
     "tactical-crowd": AIConfig(name="tactical-crowd", read_bursts=False),
 }
 

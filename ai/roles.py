@@ -191,7 +191,9 @@ def _weights(c: Combatant, exposure_scale: float, config: AIConfig | None) -> We
             w = replace(w, comers=True)
         if config.read_body:
             w = replace(w, body=True)
-        if config.read_bursts:
+        if config.read_bursts and config.crowd != SHARE:
+            # (with the crowd weight at SHARE, where the bursts reach changes nothing: no
+            # enemy's burst reach is worked out, and `near_foes` prunes as before)
             w = replace(w, bursts=True)
         if config.crowd != w.crowd:
             w = replace(w, crowd=config.crowd)
