@@ -13,26 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from ai.config import CONFIGS
-from ai.memory import SideMemory
 from ai.position import UNSEEN_SHARE, body_share, prepare_foes, square_value
-from ai.roles import weights_for
-from ai.scoring import Context
 from ai.sim import play
 from engine.content import load_encounter
-from engine.encounter import Encounter
 from engine.events import Decision
-
-
-def _fog() -> Encounter:
-    enc = Encounter.create(load_encounter("fog"), seed=1)
-    enc.start()
-    return enc
-
-
-def _context(enc: Encounter, cid: str, config: str) -> Context:
-    c = enc.battle[cid]
-    return Context(enc, c, weights_for(c, config=CONFIGS[config]), SideMemory())
+from tests.support.scenarios import context_under, started
 
 
 @pytest.mark.parametrize(
@@ -41,10 +26,10 @@ def _context(enc: Encounter, cid: str, config: str) -> Context:
 def test_the_blows_counted_are_what_reaches_the_body(cid: str, share: float) -> None:
     """Every enemy's melee and ranged blows in the exposure: times half on the insubstantial
     Wraith and on the invisible Shade, as they were on the Bog Ghoul (neither)."""
-    enc = _fog()
+    enc = started("fog")
     assert body_share(enc.battle[cid]) == share
-    new = prepare_foes(_context(enc, cid, "tactical"))
-    old = prepare_foes(_context(enc, cid, "tactical-r8"))
+    new = prepare_foes(context_under(enc, cid, "tactical"))
+    old = prepare_foes(context_under(enc, cid, "tactical-r8"))
     assert [f[0].id for f in new] == [f[0].id for f in old]
     for a, b in zip(new, old, strict=True):
         assert a[6] == pytest.approx(share * b[6]) and a[7] == pytest.approx(share * b[7])
@@ -53,12 +38,12 @@ def test_the_blows_counted_are_what_reaches_the_body(cid: str, share: float) -> 
 def test_a_square_in_the_party_s_reach_costs_the_shade_less() -> None:
     """Next to Kael the Shade's square is worth more with `read_body` (`tactical-r9`) than
     without (`tactical-r8`): its exposure halved; the Ghoul's is worth the same."""
-    enc = _fog()
+    enc = started("fog")
     kx, ky = enc.battle["kael"].pos
     sq = (kx + 1, ky)
     for cid, changed in (("shade", True), ("wraith", True), ("ghoul", False)):
-        new = square_value(_context(enc, cid, "tactical-r9"), sq)  # (`crowd` as in r8)
-        old = square_value(_context(enc, cid, "tactical-r8"), sq)
+        new = square_value(context_under(enc, cid, "tactical-r9"), sq)  # (`crowd` as in r8)
+        old = square_value(context_under(enc, cid, "tactical-r8"), sq)
         assert (new > old) if changed else (new == old), cid
 
 

@@ -71,9 +71,13 @@ def started(name: str, seed: int = 1) -> Encounter:
     return enc
 
 
-def value_under(enc: Encounter, cid: str, config: str, sq: tuple[int, int]) -> float:
-    """`ai.position.square_value` of `sq` for `cid` under the named configuration's weights
-    (a fresh memory: nothing remembered from earlier turns)."""
+def context_under(enc: Encounter, cid: str, config: str) -> Context:
+    """A decision's context for `cid` under the named configuration's weights (a fresh
+    memory: nothing remembered from earlier turns)."""
     c = enc.battle[cid]
-    w = weights_for(c, config=CONFIGS[config])
-    return square_value(Context(enc, c, w, SideMemory()), sq)
+    return Context(enc, c, weights_for(c, config=CONFIGS[config]), SideMemory())
+
+
+def value_under(enc: Encounter, cid: str, config: str, sq: tuple[int, int]) -> float:
+    """`ai.position.square_value` of `sq` for `cid` under the named configuration's weights."""
+    return square_value(context_under(enc, cid, config), sq)
